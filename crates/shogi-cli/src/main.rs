@@ -1,0 +1,107 @@
+//! `shogi-count`: count, rank, search and estimate positions of Shogi-like games.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use shogi_core::{AnyPosition, Game, MiniShogi, Position, Rules, Shogi};
+use std::process::ExitCode;
+use std::time::Instant;
+
+mod options;
+use options::RuleArgs;
+
+/// The games the CLI knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum GameArg {
+    /// Standard 9x9 Shogi.
+    Shogi,
+    /// 5x5 Mini Shogi.
+    Mini,
+}
+
+#[derive(Parser)]
+#[command(
+    name = "shogi-count",
+    version,
+    about = "Counting the positions of Shogi-like games"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree (perft); the count is the last line.
+    Perft {
+        /// Start from this SFEN (the game follows from its number of ranks).
+        #[arg(long)]
+        sfen: Option<String>,
+        /// The game whose initial position to start from when no SFEN is given.
+        #[arg(long, value_enum, default_value = "shogi")]
+        game: GameArg,
+        /// Print the count below each legal first move.
+        #[arg(long)]
+        divide: bool,
+        #[command(flatten)]
+        rules: RuleArgs,
+        /// Depth in plies.
+        depth: u32,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("shogi-count: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Perft {
+            sfen,
+            game,
+            divide,
+            rules,
+            depth,
+        } => {
+            let rules = rules.rules();
+            match sfen {
+                Some(s) => match AnyPosition::from_sfen(&s).map_err(|e| e.to_string())? {
+                    AnyPosition::Shogi(p) => perft(&p, rules, depth, divide),
+                    AnyPosition::Mini(p) => perft(&p, rules, depth, divide),
+                },
+                None => match game {
+                    GameArg::Shogi => perft(&Position::<Shogi>::startpos(), rules, depth, divide),
+                    GameArg::Mini => {
+                        perft(&Position::<MiniShogi>::startpos(), rules, depth, divide)
+                    }
+                },
+            }
+            Ok(())
+        }
+    }
+}
+
+fn perft<G: Game>(pos: &Position<G>, rules: Rules, depth: u32, divide: bool) {
+    let start = Instant::now();
+    let total = if divide && depth > 0 {
+        let mut total = 0;
+        for (mv, n) in pos.perft_divide(rules, depth) {
+            println!("{} {n}", mv.to_usi::<G>());
+            total += n;
+        }
+        total
+    } else {
+        pos.perft_with(rules, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "perft {depth}: {total} nodes in {secs:.3} s ({:.1} M nodes/s)",
+        total as f64 / secs.max(1e-9) / 1e6
+    );
+    println!("{total}");
+}

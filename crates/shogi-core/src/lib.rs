@@ -1,0 +1,29 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+
+mod attacks;
+mod bitboard;
+mod color;
+mod game;
+mod hand;
+mod movegen;
+mod mv;
+mod piece;
+mod position;
+mod sfen;
+mod square;
+pub mod tables;
+mod validate;
+
+pub use attacks::{attacks, bishop_attacks, lance_attacks, rook_attacks, step_attacks};
+pub use bitboard::Bitboard;
+pub use color::Color;
+pub use game::{Game, Material, MiniShogi, Shogi};
+pub use hand::Hand;
+pub use movegen::{MoveList, PawnDropRule, Rules, MAX_MOVES};
+pub use mv::{IllegalMove, Move, UsiError};
+pub use piece::{Piece, PieceKind};
+pub use position::Position;
+pub use sfen::{sfen_ranks, AnyPosition, SfenError};
+pub use square::{Square, SquareUsi};
+pub use validate::PositionErrors;

@@ -1,0 +1,373 @@
+//! Legal move generation, move counting and perft.
+//!
+//! The generator hands out *sets* of moves to a sink: one piece and all its legal
+//! destinations, or one hand kind and all its legal drop squares. Perft counts a leaf's
+//! moves with a few popcounts instead of materialising them; the list sink expands each
+//! set into moves, including both the promotion and the (optional) non-promotion.
+
+use crate::attacks::attacks;
+use crate::{Bitboard, Game, Move, PieceKind, Position, Square};
+use arrayvec::ArrayVec;
+
+/// More than the largest number of legal moves in any Shogi position (593).
+pub const MAX_MOVES: usize = 600;
+
+/// A list of moves on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// Which pawn drops leaving the opponent no legal reply are illegal (SPEC §2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PawnDropRule {
+    /// The usual rule (and the authors' code): illegal only when the pawn gives check
+    /// (drop-pawn-mate, uchifuzume). A pawn drop that stalemates is legal.
+    #[default]
+    MateOnly,
+    /// The paper's stated reading: illegal whenever the opponent has no legal reply,
+    /// whether or not the pawn gives check.
+    NoLegalReply,
+}
+
+/// Rule options. The default is the usual rule set used by perft and other engines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// The drop-pawn-mate reading.
+    pub pawn_drop: PawnDropRule,
+}
+
+/// Receives sets of legal moves; returning `true` stops the generation early.
+pub(crate) trait MoveSink {
+    /// `kind` (its colour is the side to move) on `from` can move to every square of `to`;
+    /// the sink decides on promotions with [`Expand`].
+    fn piece(&mut self, from: Square, kind: PieceKind, to: Bitboard, ex: &Expand) -> bool;
+    /// A piece of `kind` can be dropped on every square of `to`.
+    fn drops(&mut self, kind: PieceKind, to: Bitboard) -> bool;
+}
+
+/// What a sink needs to split destinations into promotions and non-promotions.
+pub(crate) struct Expand {
+    zone: Bitboard,
+    dead: [Bitboard; PieceKind::HAND_COUNT],
+}
+
+impl Expand {
+    /// `(non-promotion targets, promotion targets)` of `kind` moving from `from` to `to`.
+    #[inline(always)]
+    pub(crate) fn split(
+        &self,
+        from: Square,
+        kind: PieceKind,
+        to: Bitboard,
+    ) -> (Bitboard, Bitboard) {
+        if !kind.can_promote() {
+            return (to, Bitboard::EMPTY);
+        }
+        let promo = if self.zone.has(from) {
+            to
+        } else {
+            to & self.zone
+        };
+        (to & !self.dead[kind.index()], promo)
+    }
+}
+
+struct ListSink<'a>(&'a mut MoveList);
+
+impl MoveSink for ListSink<'_> {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, kind: PieceKind, to: Bitboard, ex: &Expand) -> bool {
+        let (plain, promo) = ex.split(from, kind, to);
+        for to in promo {
+            self.0.push(Move::Normal {
+                from,
+                to,
+                promote: true,
+            });
+        }
+        for to in plain {
+            self.0.push(Move::Normal {
+                from,
+                to,
+                promote: false,
+            });
+        }
+        false
+    }
+    #[inline(always)]
+    fn drops(&mut self, kind: PieceKind, to: Bitboard) -> bool {
+        for to in to {
+            self.0.push(Move::Drop { kind, to });
+        }
+        false
+    }
+}
+
+struct CountSink(u64);
+
+impl MoveSink for CountSink {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, kind: PieceKind, to: Bitboard, ex: &Expand) -> bool {
+        let (plain, promo) = ex.split(from, kind, to);
+        self.0 += (plain.count() + promo.count()) as u64;
+        false
+    }
+    #[inline(always)]
+    fn drops(&mut self, _kind: PieceKind, to: Bitboard) -> bool {
+        self.0 += to.count() as u64;
+        false
+    }
+}
+
+struct AnySink;
+
+impl MoveSink for AnySink {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, kind: PieceKind, to: Bitboard, ex: &Expand) -> bool {
+        let (plain, promo) = ex.split(from, kind, to);
+        (plain | promo).any()
+    }
+    #[inline(always)]
+    fn drops(&mut self, _kind: PieceKind, to: Bitboard) -> bool {
+        to.any()
+    }
+}
+
+impl<G: Game> Position<G> {
+    /// Appends every legal move (usual rules) to `list`.
+    pub fn legal_moves(&self, list: &mut MoveList) {
+        self.legal_moves_with(Rules::default(), list);
+    }
+
+    /// Appends every legal move under `rules` to `list`.
+    pub fn legal_moves_with(&self, rules: Rules, list: &mut MoveList) {
+        self.generate(rules, &mut ListSink(list));
+    }
+
+    /// The legal moves (usual rules) as a new list.
+    pub fn moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        list
+    }
+
+    /// The number of legal moves (usual rules), counted without listing them.
+    pub fn count_moves(&self) -> u64 {
+        self.count_moves_with(Rules::default())
+    }
+
+    /// The number of legal moves under `rules`.
+    pub fn count_moves_with(&self, rules: Rules) -> u64 {
+        let mut sink = CountSink(0);
+        self.generate(rules, &mut sink);
+        sink.0
+    }
+
+    /// Whether the side to move has at least one legal move under `rules`.
+    pub fn has_legal_move(&self, rules: Rules) -> bool {
+        self.generate(rules, &mut AnySink)
+    }
+
+    /// Whether `mv` is a legal move here (usual rules).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.is_legal_with(Rules::default(), mv)
+    }
+
+    /// Whether `mv` is a legal move here under `rules`.
+    pub fn is_legal_with(&self, rules: Rules, mv: Move) -> bool {
+        let mut list = MoveList::new();
+        self.legal_moves_with(rules, &mut list);
+        list.contains(&mv)
+    }
+
+    /// Whether the side to move is checkmated (in check with no legal move).
+    pub fn is_checkmate(&self) -> bool {
+        self.checkers().any() && !self.has_legal_move(Rules::default())
+    }
+
+    /// The core generator: feeds every legal move set to `sink`. Returns `true` when the
+    /// sink stopped it.
+    #[inline(always)]
+    fn generate<S: MoveSink>(&self, rules: Rules, sink: &mut S) -> bool {
+        let t = G::tables();
+        let us = self.side_to_move();
+        let them = !us;
+        let ours = self.by_color(us);
+        let occ = self.occupied();
+        let ex = Expand {
+            zone: t.zone[us.index()],
+            dead: t.dead[us.index()],
+        };
+        let king = self.king(us);
+        let mut checkers = Bitboard::EMPTY;
+        let mut pinned = Bitboard::EMPTY;
+        if let Some(k) = king {
+            checkers = self.attackers_to(k, them, occ);
+            pinned = self.pinned_to(k, us);
+            // The king must not stay on a line it is checked along: look through it.
+            let occ_without_king = occ.without(k);
+            let mut to = Bitboard::EMPTY;
+            for s in t.pseudo(us, PieceKind::King, k) & !ours {
+                if self.attackers_to(s, them, occ_without_king).is_empty() {
+                    to |= Bitboard::from_square(s);
+                }
+            }
+            if to.any() && sink.piece(k, PieceKind::King, to, &ex) {
+                return true;
+            }
+            if checkers.more_than_one() {
+                return false;
+            }
+        }
+        let (targets, drop_targets) = match (king, checkers.first()) {
+            (Some(k), Some(c)) => {
+                let between = t.between[k.index()][c.index()];
+                (between | checkers, between)
+            }
+            _ => (t.board & !ours, t.board & !occ),
+        };
+
+        let pinned_line = |from: Square| match king {
+            Some(k) if pinned.has(from) => t.line[k.index()][from.index()],
+            _ => t.board,
+        };
+        macro_rules! gen_kind {
+            ($pieces:expr, $kind:expr) => {
+                for from in $pieces {
+                    let to = attacks::<G>(us, $kind, from, occ) & targets & pinned_line(from);
+                    if to.any() && sink.piece(from, $kind, to, &ex) {
+                        return true;
+                    }
+                }
+            };
+        }
+        gen_kind!(self.pieces(us, PieceKind::Pawn), PieceKind::Pawn);
+        gen_kind!(self.pieces(us, PieceKind::Lance), PieceKind::Lance);
+        gen_kind!(self.pieces(us, PieceKind::Knight), PieceKind::Knight);
+        gen_kind!(self.pieces(us, PieceKind::Silver), PieceKind::Silver);
+        let golds = self.by_kind(PieceKind::Gold)
+            | self.by_kind(PieceKind::ProPawn)
+            | self.by_kind(PieceKind::ProLance)
+            | self.by_kind(PieceKind::ProKnight)
+            | self.by_kind(PieceKind::ProSilver);
+        gen_kind!(golds & ours, PieceKind::Gold);
+        gen_kind!(self.pieces(us, PieceKind::Bishop), PieceKind::Bishop);
+        gen_kind!(self.pieces(us, PieceKind::Rook), PieceKind::Rook);
+        gen_kind!(self.pieces(us, PieceKind::Horse), PieceKind::Horse);
+        gen_kind!(self.pieces(us, PieceKind::Dragon), PieceKind::Dragon);
+
+        let hand = self.hand(us);
+        if drop_targets.is_empty() || hand.is_empty() {
+            return false;
+        }
+        for kind in PieceKind::HAND {
+            if hand.count(kind) == 0 {
+                continue;
+            }
+            let mut to = drop_targets & !t.dead[us.index()][kind.index()];
+            if kind == PieceKind::Pawn {
+                for p in self.pieces(us, PieceKind::Pawn) {
+                    to &= !t.files[p.x::<G>() as usize];
+                }
+                to = self.without_illegal_pawn_drops(rules, to);
+            }
+            if to.any() && sink.drops(kind, to) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Removes from `to` the pawn drops forbidden by the drop-pawn-mate rule.
+    #[inline(always)]
+    fn without_illegal_pawn_drops(&self, rules: Rules, mut to: Bitboard) -> Bitboard {
+        let us = self.side_to_move();
+        if let Some(ek) = self.king(!us) {
+            // The one square from which a pawn of ours checks their king.
+            let check_sq = G::tables().pseudo(!us, PieceKind::Pawn, ek) & to;
+            if let Some(s) = check_sq.first() {
+                if self.pawn_drop_mates(s, ek) {
+                    to = to.without(s);
+                }
+            }
+        }
+        if rules.pawn_drop == PawnDropRule::NoLegalReply {
+            for s in to {
+                let mut after = self.clone();
+                after.play_unchecked(Move::Drop {
+                    kind: PieceKind::Pawn,
+                    to: s,
+                });
+                if !after.has_legal_move(rules) {
+                    to = to.without(s);
+                }
+            }
+        }
+        to
+    }
+
+    /// Whether a pawn of the side to move dropped on `s`, checking the enemy king on `ek`,
+    /// would be mate: the king has no safe square and no other piece can legally take it.
+    /// (The check is adjacent, so nothing can interpose.)
+    fn pawn_drop_mates(&self, s: Square, ek: Square) -> bool {
+        let t = G::tables();
+        let us = self.side_to_move();
+        let them = !us;
+        let occ = self.occupied().with(s);
+        // Captures of the pawn by pieces other than the king, which must not expose it.
+        let capturers = self.attackers_to(s, them, occ) & !self.pieces(them, PieceKind::King);
+        for c in capturers {
+            let kind = self.piece_at(c).map(|p| p.kind).unwrap_or(PieceKind::Gold);
+            let can_land = !kind.can_promote()
+                || !t.dead[them.index()][kind.index()].has(s)
+                || t.zone[them.index()].has(s)
+                || t.zone[them.index()].has(c);
+            if can_land && self.attackers_to(ek, us, occ.without(c)).is_empty() {
+                return false;
+            }
+        }
+        // King escapes, the pawn's own square included.
+        let occ_without_king = occ.without(ek);
+        for to in t.pseudo(them, PieceKind::King, ek) & !self.by_color(them) {
+            if self.attackers_to(to, us, occ_without_king).is_empty() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Counts the leaf nodes of the legal move tree to `depth` plies (usual rules).
+    pub fn perft(&self, depth: u32) -> u64 {
+        self.perft_with(Rules::default(), depth)
+    }
+
+    /// Counts the leaf nodes of the legal move tree to `depth` plies under `rules`.
+    pub fn perft_with(&self, rules: Rules, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_moves_with(rules),
+            _ => {
+                let mut list = MoveList::new();
+                self.legal_moves_with(rules, &mut list);
+                list.iter()
+                    .map(|&m| {
+                        let mut p = self.clone();
+                        p.play_unchecked(m);
+                        p.perft_with(rules, depth - 1)
+                    })
+                    .sum()
+            }
+        }
+    }
+
+    /// Perft split by first move: `(move, leaf count)` for every legal move.
+    pub fn perft_divide(&self, rules: Rules, depth: u32) -> Vec<(Move, u64)> {
+        let mut list = MoveList::new();
+        self.legal_moves_with(rules, &mut list);
+        list.iter()
+            .map(|&m| {
+                let mut p = self.clone();
+                p.play_unchecked(m);
+                (m, p.perft_with(rules, depth.saturating_sub(1)))
+            })
+            .collect()
+    }
+}

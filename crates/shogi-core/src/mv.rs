@@ -1,0 +1,123 @@
+//! Moves and their USI text.
+
+use crate::{Game, PieceKind, Square};
+
+/// A move: a piece moving on the board (optionally promoting), or a drop from the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    /// A board move from `from` to `to`, capturing whatever stands on `to`.
+    Normal {
+        /// Origin square.
+        from: Square,
+        /// Destination square.
+        to: Square,
+        /// Whether the piece promotes on this move.
+        promote: bool,
+    },
+    /// A drop of a piece of `kind` from the mover's hand onto the empty square `to`.
+    Drop {
+        /// The dropped kind (unpromoted, never a king).
+        kind: PieceKind,
+        /// Destination square.
+        to: Square,
+    },
+}
+
+/// A USI move that could not be read, or that is not legal in the position it was read for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UsiError {
+    /// The text is not of the form `7g7f`, `7g7f+` or `P*5d`.
+    Syntax {
+        /// The text given.
+        text: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A well-formed move that is not legal in the position.
+    Illegal(String),
+}
+
+impl core::fmt::Display for UsiError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            UsiError::Syntax { text, reason } => {
+                write!(f, "malformed USI move {text:?}: {reason}")
+            }
+            UsiError::Illegal(m) => write!(f, "illegal move {m} in this position"),
+        }
+    }
+}
+
+impl std::error::Error for UsiError {}
+
+/// A move that is not legal in the position it was played in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove(pub String);
+
+impl core::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "illegal move {}", self.0)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+impl Move {
+    /// The destination square.
+    #[inline(always)]
+    pub fn to(self) -> Square {
+        match self {
+            Move::Normal { to, .. } | Move::Drop { to, .. } => to,
+        }
+    }
+
+    /// The move in USI notation (`7g7f`, `2b9i+`, `P*5d`).
+    pub fn to_usi<G: Game>(self) -> String {
+        match self {
+            Move::Normal { from, to, promote } => format!(
+                "{}{}{}",
+                from.usi::<G>(),
+                to.usi::<G>(),
+                if promote { "+" } else { "" }
+            ),
+            Move::Drop { kind, to } => format!("{}*{}", kind.letter(), to.usi::<G>()),
+        }
+    }
+
+    /// Reads a move in USI notation for game `G` (syntax only; legality needs a position,
+    /// see [`Position::play_usi`](crate::Position::play_usi)).
+    pub fn from_usi<G: Game>(text: &str) -> Result<Move, UsiError> {
+        let err = |reason| UsiError::Syntax {
+            text: text.to_string(),
+            reason,
+        };
+        if !text.is_ascii() {
+            return Err(err("non-ASCII character"));
+        }
+        let sq = |s: &str| Square::from_usi::<G>(s);
+        match text.len() {
+            4 if text.as_bytes()[1] == b'*' => {
+                let c = text.as_bytes()[0] as char;
+                let kind = PieceKind::from_letter(c)
+                    .filter(|k| *k != PieceKind::King && c.is_ascii_uppercase())
+                    .ok_or(err("a drop names one of P L N S G B R (upper case)"))?;
+                let to = sq(&text[2..4]).ok_or(err("drop square off the board"))?;
+                Ok(Move::Drop { kind, to })
+            }
+            4 | 5 => {
+                let from = sq(&text[0..2]).ok_or(err("origin square off the board"))?;
+                let to = sq(&text[2..4]).ok_or(err("destination square off the board"))?;
+                let promote = match text.as_bytes().get(4) {
+                    None => false,
+                    Some(b'+') => true,
+                    Some(_) => return Err(err("only '+' may follow the squares")),
+                };
+                if from == to {
+                    return Err(err("origin and destination are the same square"));
+                }
+                Ok(Move::Normal { from, to, promote })
+            }
+            _ => Err(err("expected 4 or 5 characters")),
+        }
+    }
+}

@@ -1,0 +1,428 @@
+//! The position: board, hands, side to move, and an incrementally kept Zobrist key.
+
+use crate::attacks::{bishop_attacks, lance_attacks, rook_attacks, step_attacks};
+use crate::tables::MAX_SQUARES;
+use crate::{Bitboard, Color, Game, Hand, Material, Move, Piece, PieceKind, Square};
+use core::marker::PhantomData;
+
+/// A position of game `G`: the triple (side to move, board, hands) of SPEC §2, plus the SFEN
+/// move number, which takes no part in equality or hashing.
+///
+/// A `Position` may be illegal (two pawns on a file, a missing king, ...): parsers and the
+/// unranker produce candidates, and [`Position::validate`] says which rules they break.
+/// Move generation never panics on such positions; it treats a missing king as a king that
+/// cannot be attacked.
+#[derive(Clone)]
+pub struct Position<G: Game> {
+    board: [Option<Piece>; MAX_SQUARES],
+    colors: [Bitboard; 2],
+    kinds: [Bitboard; PieceKind::COUNT],
+    hands: [Hand; 2],
+    side: Color,
+    key: u64,
+    move_number: u32,
+    _game: PhantomData<G>,
+}
+
+impl<G: Game> PartialEq for Position<G> {
+    fn eq(&self, other: &Self) -> bool {
+        self.side == other.side
+            && self.hands == other.hands
+            && self.board[..G::SQUARES] == other.board[..G::SQUARES]
+    }
+}
+impl<G: Game> Eq for Position<G> {}
+
+impl<G: Game> core::hash::Hash for Position<G> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.key);
+    }
+}
+
+impl<G: Game> core::fmt::Debug for Position<G> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Position({})", self.to_sfen())
+    }
+}
+
+impl<G: Game> core::fmt::Display for Position<G> {
+    /// The SFEN of the position.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.to_sfen())
+    }
+}
+
+impl<G: Game> Default for Position<G> {
+    fn default() -> Self {
+        Self::startpos()
+    }
+}
+
+impl<G: Game> Position<G> {
+    /// An empty board, empty hands, Black to move, move number 1.
+    pub fn empty() -> Self {
+        Position {
+            board: [None; MAX_SQUARES],
+            colors: [Bitboard::EMPTY; 2],
+            kinds: [Bitboard::EMPTY; PieceKind::COUNT],
+            hands: [Hand::EMPTY; 2],
+            side: Color::Black,
+            key: 0,
+            move_number: 1,
+            _game: PhantomData,
+        }
+    }
+
+    /// The initial position of the game.
+    pub fn startpos() -> Self {
+        Self::from_sfen(G::START_SFEN).expect("the built-in start SFEN parses")
+    }
+
+    // ---- queries ----------------------------------------------------------------------
+
+    /// The piece on `sq`, if any.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// All occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.colors[0] | self.colors[1]
+    }
+
+    /// The squares holding pieces of `color`.
+    #[inline(always)]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.colors[color.index()]
+    }
+
+    /// The squares holding pieces of `kind` (both colours).
+    #[inline(always)]
+    pub fn by_kind(&self, kind: PieceKind) -> Bitboard {
+        self.kinds[kind.index()]
+    }
+
+    /// The squares holding pieces of `color` and `kind`.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.colors[color.index()] & self.kinds[kind.index()]
+    }
+
+    /// The hand of `color`.
+    #[inline(always)]
+    pub fn hand(&self, color: Color) -> &Hand {
+        &self.hands[color.index()]
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The Zobrist key of (side to move, board, hands); equal positions have equal keys.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The SFEN move number (informational only).
+    #[inline]
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// The square of `color`'s king (the lowest one if, illegally, there are several).
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Option<Square> {
+        self.pieces(color, PieceKind::King).first()
+    }
+
+    /// The pieces of both sides, counted per basic kind over board and hands.
+    pub fn material(&self) -> Material {
+        let mut m = Material::default();
+        for kind in PieceKind::ALL {
+            let base = kind.unpromoted().index();
+            m.0[base] = m.0[base].saturating_add(self.kinds[kind.index()].count() as u8);
+        }
+        for hand in &self.hands {
+            for (i, &n) in hand.0.iter().enumerate() {
+                m.0[i] = m.0[i].saturating_add(n);
+            }
+        }
+        m
+    }
+
+    // ---- edits (keep every derived field and the key in step) ---------------------------
+
+    /// Puts `piece` on `sq`, returning what stood there before.
+    pub fn put(&mut self, sq: Square, piece: Piece) -> Option<Piece> {
+        let old = self.take(sq);
+        self.add_piece(sq, piece);
+        old
+    }
+
+    /// Removes and returns the piece on `sq`, if any.
+    pub fn take(&mut self, sq: Square) -> Option<Piece> {
+        let old = self.board[sq.index()]?;
+        self.remove_piece(sq, old);
+        Some(old)
+    }
+
+    /// Sets the number of `kind` (a hand kind) in `color`'s hand. Kings cannot be held:
+    /// other kinds are mapped to their unpromoted form.
+    pub fn set_hand(&mut self, color: Color, kind: PieceKind, count: u8) {
+        let kind = kind.unpromoted();
+        if kind == PieceKind::King {
+            return;
+        }
+        let old = self.hands[color.index()].0[kind.index()];
+        let z = G::tables().zobrist_hand[color.index()][kind.index()];
+        self.key = self
+            .key
+            .wrapping_sub(z.wrapping_mul(old as u64))
+            .wrapping_add(z.wrapping_mul(count as u64));
+        self.hands[color.index()].0[kind.index()] = count;
+    }
+
+    /// Sets the side to move.
+    pub fn set_side_to_move(&mut self, color: Color) {
+        if color != self.side {
+            self.key ^= G::tables().zobrist_side;
+            self.side = color;
+        }
+    }
+
+    /// Sets the SFEN move number.
+    pub fn set_move_number(&mut self, n: u32) {
+        self.move_number = n;
+    }
+
+    #[inline(always)]
+    fn add_piece(&mut self, sq: Square, piece: Piece) {
+        let b = Bitboard::from_square(sq);
+        self.board[sq.index()] = Some(piece);
+        self.colors[piece.color.index()] |= b;
+        self.kinds[piece.kind.index()] |= b;
+        self.key ^= G::tables().zobrist_board[piece.index()][sq.index()];
+    }
+
+    #[inline(always)]
+    fn remove_piece(&mut self, sq: Square, piece: Piece) {
+        let b = Bitboard::from_square(sq);
+        self.board[sq.index()] = None;
+        self.colors[piece.color.index()] ^= b;
+        self.kinds[piece.kind.index()] ^= b;
+        self.key ^= G::tables().zobrist_board[piece.index()][sq.index()];
+    }
+
+    #[inline(always)]
+    fn add_to_hand(&mut self, color: Color, kind: PieceKind) {
+        self.hands[color.index()].0[kind.index()] += 1;
+        self.key = self
+            .key
+            .wrapping_add(G::tables().zobrist_hand[color.index()][kind.index()]);
+    }
+
+    #[inline(always)]
+    fn remove_from_hand(&mut self, color: Color, kind: PieceKind) {
+        self.hands[color.index()].0[kind.index()] -= 1;
+        self.key = self
+            .key
+            .wrapping_sub(G::tables().zobrist_hand[color.index()][kind.index()]);
+    }
+
+    /// The Zobrist key computed from scratch (the incremental one must always equal it).
+    pub fn compute_key(&self) -> u64 {
+        let t = G::tables();
+        let mut key = 0u64;
+        for sq in self.occupied() {
+            let p = self.board[sq.index()].expect("occupied square holds a piece");
+            key ^= t.zobrist_board[p.index()][sq.index()];
+        }
+        for c in Color::ALL {
+            for (k, &n) in self.hands[c.index()].0.iter().enumerate() {
+                key = key.wrapping_add(t.zobrist_hand[c.index()][k].wrapping_mul(n as u64));
+            }
+        }
+        if self.side == Color::White {
+            key ^= t.zobrist_side;
+        }
+        key
+    }
+
+    // ---- attacks -----------------------------------------------------------------------
+
+    /// The pieces of `by` that attack `sq` when the board occupancy is `occ` (pieces of
+    /// `by` outside `occ` still count as attackers if they stand on the board; pass the
+    /// real occupancy minus a moving king to look through it).
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let them = !by;
+        let k = |kind: PieceKind| self.kinds[kind.index()];
+        let golds = k(PieceKind::Gold)
+            | k(PieceKind::ProPawn)
+            | k(PieceKind::ProLance)
+            | k(PieceKind::ProKnight)
+            | k(PieceKind::ProSilver);
+        let rooks = k(PieceKind::Rook) | k(PieceKind::Dragon);
+        let bishops = k(PieceKind::Bishop) | k(PieceKind::Horse);
+        // A piece of `by` attacks `sq` exactly when a piece of the other colour standing on
+        // `sq` would attack it with the same movement (the tables are mirror images).
+        let steps = (step_attacks::<G>(them, PieceKind::Pawn, sq) & k(PieceKind::Pawn))
+            | (step_attacks::<G>(them, PieceKind::Knight, sq) & k(PieceKind::Knight))
+            | (step_attacks::<G>(them, PieceKind::Silver, sq) & k(PieceKind::Silver))
+            | (step_attacks::<G>(them, PieceKind::Gold, sq) & golds)
+            | (step_attacks::<G>(them, PieceKind::King, sq)
+                & (k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon)));
+        let sliders = (lance_attacks::<G>(them, sq, occ) & k(PieceKind::Lance))
+            | (rook_attacks::<G>(sq, occ) & rooks)
+            | (bishop_attacks::<G>(sq, occ) & bishops);
+        (steps | sliders) & self.colors[by.index()]
+    }
+
+    /// Whether `sq` is attacked by a piece of `by`.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attackers_to(sq, by, self.occupied()).any()
+    }
+
+    /// The pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        match self.king(self.side) {
+            Some(k) => self.attackers_to(k, !self.side, self.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// Whether `color`'s king is attacked (false when it has no king).
+    #[inline]
+    pub fn in_check(&self, color: Color) -> bool {
+        match self.king(color) {
+            Some(k) => self.is_attacked(k, !color),
+            None => false,
+        }
+    }
+
+    /// The pieces of `color` pinned to its own king, and the enemy sliders pinning them.
+    pub fn pinned(&self, color: Color) -> Bitboard {
+        match self.king(color) {
+            Some(k) => self.pinned_to(k, color),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn pinned_to(&self, king: Square, color: Color) -> Bitboard {
+        let t = G::tables();
+        let them = !color;
+        let theirs = self.colors[them.index()];
+        let k = |kind: PieceKind| self.kinds[kind.index()];
+        let snipers = ((t.pseudo(color, PieceKind::Rook, king)
+            & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
+            | (t.pseudo(color, PieceKind::Bishop, king)
+                & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
+            | (t.pseudo(color, PieceKind::Lance, king) & k(PieceKind::Lance)))
+            & theirs;
+        let occ = self.occupied();
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let blockers = t.between[king.index()][s.index()] & occ;
+            if blockers.any() && !blockers.more_than_one() {
+                pinned |= blockers;
+            }
+        }
+        pinned & self.colors[color.index()]
+    }
+
+    // ---- moves -------------------------------------------------------------------------
+
+    /// Plays `mv`, which must be legal in this position (see [`Position::play`] for a checked
+    /// version). The key, hands and side to move are updated incrementally.
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move) {
+        let us = self.side;
+        match mv {
+            Move::Normal { from, to, promote } => {
+                let piece = self.board[from.index()].expect("a piece stands on the origin");
+                debug_assert_eq!(piece.color, us);
+                self.remove_piece(from, piece);
+                if let Some(captured) = self.board[to.index()] {
+                    self.remove_piece(to, captured);
+                    self.add_to_hand(us, captured.kind.unpromoted());
+                }
+                let kind = if promote {
+                    piece.kind.promoted().unwrap_or(piece.kind)
+                } else {
+                    piece.kind
+                };
+                self.add_piece(to, Piece::new(us, kind));
+            }
+            Move::Drop { kind, to } => {
+                self.remove_from_hand(us, kind);
+                self.add_piece(to, Piece::new(us, kind));
+            }
+        }
+        self.side = !us;
+        self.key ^= G::tables().zobrist_side;
+        self.move_number = self.move_number.saturating_add(1);
+    }
+
+    /// Plays `mv` after checking that it is legal here.
+    pub fn play(&mut self, mv: Move) -> Result<(), crate::IllegalMove> {
+        if self.is_legal(mv) {
+            self.play_unchecked(mv);
+            Ok(())
+        } else {
+            Err(crate::IllegalMove(mv.to_usi::<G>()))
+        }
+    }
+
+    /// Parses a USI move and plays it if it is legal here.
+    pub fn play_usi(&mut self, usi: &str) -> Result<Move, crate::UsiError> {
+        let mv = Move::from_usi::<G>(usi)?;
+        if !self.is_legal(mv) {
+            return Err(crate::UsiError::Illegal(usi.to_string()));
+        }
+        self.play_unchecked(mv);
+        Ok(mv)
+    }
+
+    // ---- symmetry ----------------------------------------------------------------------
+
+    /// The position mirrored left-right (`x -> W-1-x`); hands and side to move unchanged.
+    pub fn hflip(&self) -> Self {
+        let mut p = Self::empty();
+        for sq in self.occupied() {
+            p.add_piece(sq.hflip::<G>(), self.board[sq.index()].expect("occupied"));
+        }
+        p.copy_hands_and_side(self, false);
+        p
+    }
+
+    /// The colour-flipped twin: the board rotated by 180 degrees, colours and hands swapped,
+    /// the other side to move. It has exactly the same game tree.
+    pub fn flip_colors(&self) -> Self {
+        let mut p = Self::empty();
+        for sq in self.occupied() {
+            let pc = self.board[sq.index()].expect("occupied");
+            p.add_piece(sq.rotate::<G>(), Piece::new(!pc.color, pc.kind));
+        }
+        p.copy_hands_and_side(self, true);
+        p
+    }
+
+    fn copy_hands_and_side(&mut self, from: &Self, swap: bool) {
+        for c in Color::ALL {
+            let src = if swap { !c } else { c };
+            for kind in PieceKind::HAND {
+                self.set_hand(c, kind, from.hands[src.index()].count(kind));
+            }
+        }
+        self.set_side_to_move(if swap { !from.side } else { from.side });
+        self.move_number = from.move_number;
+    }
+}
