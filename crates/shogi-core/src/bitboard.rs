@@ -27,7 +27,7 @@ impl Bitboard {
 
     /// Whether the set is non-empty.
     #[inline(always)]
-    pub const fn any(self) -> bool {
+    pub const fn is_nonempty(self) -> bool {
         self.0 != 0
     }
 

@@ -24,6 +24,6 @@ pub use movegen::{MoveList, PawnDropRule, Rules, MAX_MOVES};
 pub use mv::{IllegalMove, Move, UsiError};
 pub use piece::{Piece, PieceKind};
 pub use position::Position;
-pub use sfen::{sfen_ranks, AnyPosition, SfenError};
+pub use sfen::{sfen_ranks, AnyPosition, SfenError, MAX_HAND_COUNT};
 pub use square::{Square, SquareUsi};
 pub use validate::PositionErrors;

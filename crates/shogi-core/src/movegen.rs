@@ -123,11 +123,11 @@ impl MoveSink for AnySink {
     #[inline(always)]
     fn piece(&mut self, from: Square, kind: PieceKind, to: Bitboard, ex: &Expand) -> bool {
         let (plain, promo) = ex.split(from, kind, to);
-        (plain | promo).any()
+        (plain | promo).is_nonempty()
     }
     #[inline(always)]
     fn drops(&mut self, _kind: PieceKind, to: Bitboard) -> bool {
-        to.any()
+        to.is_nonempty()
     }
 }
 
@@ -180,7 +180,7 @@ impl<G: Game> Position<G> {
 
     /// Whether the side to move is checkmated (in check with no legal move).
     pub fn is_checkmate(&self) -> bool {
-        self.checkers().any() && !self.has_legal_move(Rules::default())
+        self.checkers().is_nonempty() && !self.has_legal_move(Rules::default())
     }
 
     /// The core generator: feeds every legal move set to `sink`. Returns `true` when the
@@ -191,6 +191,9 @@ impl<G: Game> Position<G> {
         let us = self.side_to_move();
         let them = !us;
         let ours = self.by_color(us);
+        // A king is never captured: in an (illegal) position where one could be, that
+        // capture is no move, so enemy kings are excluded from every target set.
+        let not_targets = ours | self.pieces(them, PieceKind::King);
         let occ = self.occupied();
         let ex = Expand {
             zone: t.zone[us.index()],
@@ -205,12 +208,12 @@ impl<G: Game> Position<G> {
             // The king must not stay on a line it is checked along: look through it.
             let occ_without_king = occ.without(k);
             let mut to = Bitboard::EMPTY;
-            for s in t.pseudo(us, PieceKind::King, k) & !ours {
+            for s in t.pseudo(us, PieceKind::King, k) & !not_targets {
                 if self.attackers_to(s, them, occ_without_king).is_empty() {
                     to |= Bitboard::from_square(s);
                 }
             }
-            if to.any() && sink.piece(k, PieceKind::King, to, &ex) {
+            if to.is_nonempty() && sink.piece(k, PieceKind::King, to, &ex) {
                 return true;
             }
             if checkers.more_than_one() {
@@ -220,9 +223,9 @@ impl<G: Game> Position<G> {
         let (targets, drop_targets) = match (king, checkers.first()) {
             (Some(k), Some(c)) => {
                 let between = t.between[k.index()][c.index()];
-                (between | checkers, between)
+                ((between | checkers) & !not_targets, between)
             }
-            _ => (t.board & !ours, t.board & !occ),
+            _ => (t.board & !not_targets, t.board & !occ),
         };
 
         let pinned_line = |from: Square| match king {
@@ -233,7 +236,7 @@ impl<G: Game> Position<G> {
             ($pieces:expr, $kind:expr) => {
                 for from in $pieces {
                     let to = attacks::<G>(us, $kind, from, occ) & targets & pinned_line(from);
-                    if to.any() && sink.piece(from, $kind, to, &ex) {
+                    if to.is_nonempty() && sink.piece(from, $kind, to, &ex) {
                         return true;
                     }
                 }
@@ -269,7 +272,7 @@ impl<G: Game> Position<G> {
                 }
                 to = self.without_illegal_pawn_drops(rules, to);
             }
-            if to.any() && sink.drops(kind, to) {
+            if to.is_nonempty() && sink.drops(kind, to) {
                 return true;
             }
         }

@@ -190,8 +190,7 @@ impl<G: Game> Position<G> {
     /// Sets the side to move.
     pub fn set_side_to_move(&mut self, color: Color) {
         if color != self.side {
-            self.key ^= G::tables().zobrist_side;
-            self.side = color;
+            self.flip_side();
         }
     }
 
@@ -206,7 +205,9 @@ impl<G: Game> Position<G> {
         self.board[sq.index()] = Some(piece);
         self.colors[piece.color.index()] |= b;
         self.kinds[piece.kind.index()] |= b;
-        self.key ^= G::tables().zobrist_board[piece.index()][sq.index()];
+        self.key = self
+            .key
+            .wrapping_add(G::tables().zobrist_board[piece.index()][sq.index()]);
     }
 
     #[inline(always)]
@@ -215,7 +216,21 @@ impl<G: Game> Position<G> {
         self.board[sq.index()] = None;
         self.colors[piece.color.index()] ^= b;
         self.kinds[piece.kind.index()] ^= b;
-        self.key ^= G::tables().zobrist_board[piece.index()][sq.index()];
+        self.key = self
+            .key
+            .wrapping_sub(G::tables().zobrist_board[piece.index()][sq.index()]);
+    }
+
+    /// Hands the move to the other side. The key is additive (a sum of per-feature keys
+    /// modulo 2^64) so that a hand holding `n` pieces of a kind can add its key `n` times.
+    #[inline(always)]
+    fn flip_side(&mut self) {
+        let z = G::tables().zobrist_side;
+        self.side = !self.side;
+        self.key = match self.side {
+            Color::White => self.key.wrapping_add(z),
+            Color::Black => self.key.wrapping_sub(z),
+        };
     }
 
     #[inline(always)]
@@ -240,7 +255,7 @@ impl<G: Game> Position<G> {
         let mut key = 0u64;
         for sq in self.occupied() {
             let p = self.board[sq.index()].expect("occupied square holds a piece");
-            key ^= t.zobrist_board[p.index()][sq.index()];
+            key = key.wrapping_add(t.zobrist_board[p.index()][sq.index()]);
         }
         for c in Color::ALL {
             for (k, &n) in self.hands[c.index()].0.iter().enumerate() {
@@ -248,7 +263,7 @@ impl<G: Game> Position<G> {
             }
         }
         if self.side == Color::White {
-            key ^= t.zobrist_side;
+            key = key.wrapping_add(t.zobrist_side);
         }
         key
     }
@@ -286,7 +301,7 @@ impl<G: Game> Position<G> {
     /// Whether `sq` is attacked by a piece of `by`.
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        self.attackers_to(sq, by, self.occupied()).any()
+        self.attackers_to(sq, by, self.occupied()).is_nonempty()
     }
 
     /// The pieces giving check to the side to move.
@@ -331,7 +346,7 @@ impl<G: Game> Position<G> {
         let mut pinned = Bitboard::EMPTY;
         for s in snipers {
             let blockers = t.between[king.index()][s.index()] & occ;
-            if blockers.any() && !blockers.more_than_one() {
+            if blockers.is_nonempty() && !blockers.more_than_one() {
                 pinned |= blockers;
             }
         }
@@ -366,8 +381,7 @@ impl<G: Game> Position<G> {
                 self.add_piece(to, Piece::new(us, kind));
             }
         }
-        self.side = !us;
-        self.key ^= G::tables().zobrist_side;
+        self.flip_side();
         self.move_number = self.move_number.saturating_add(1);
     }
 

@@ -63,8 +63,8 @@ pub enum SfenError {
         /// Its byte offset in the hands field.
         at: usize,
     },
-    /// A count in the hands field that is zero, too large (over 255), or not followed by a
-    /// piece letter.
+    /// A count in the hands field that is zero, too large (over [`MAX_HAND_COUNT`]), or not
+    /// followed by a piece letter.
     BadHandCount(String),
     /// A kind listed twice for the same side in the hands field.
     RepeatedHandPiece(char),
@@ -276,6 +276,11 @@ impl<G: Game> Position<G> {
     }
 }
 
+/// The largest count of one kind a SFEN hand may give. Far above any real material (the
+/// game judges that in validation), and low enough that capturing every piece on the board
+/// still fits the `u8` hand counters.
+pub const MAX_HAND_COUNT: u32 = 127;
+
 /// The conventional order of hand pieces in SFEN.
 const HAND_SFEN_ORDER: [PieceKind; 7] = [
     PieceKind::Rook,
@@ -295,7 +300,7 @@ fn parse_hands<G: Game>(pos: &mut Position<G>, hands: &str) -> Result<(), SfenEr
         if let Some(d) = ch.to_digit(10) {
             count_text.push(ch);
             let n = count.unwrap_or(0) * 10 + d;
-            if n > 255 || count_text == "0" {
+            if n > MAX_HAND_COUNT || count_text == "0" {
                 return Err(SfenError::BadHandCount(count_text));
             }
             count = Some(n);

@@ -86,7 +86,7 @@ impl<G: Game> Position<G> {
                 e |= PositionErrors::TWO_PAWNS;
             }
             for kind in [PieceKind::Pawn, PieceKind::Lance, PieceKind::Knight] {
-                if (self.pieces(c, kind) & t.dead[c.index()][kind.index()]).any() {
+                if (self.pieces(c, kind) & t.dead[c.index()][kind.index()]).is_nonempty() {
                     e |= PositionErrors::DEAD_PIECE;
                 }
             }
