@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod options;
+mod rank_cmds;
 use options::RuleArgs;
 
 /// The games the CLI knows.
@@ -46,6 +47,8 @@ enum Command {
         /// Depth in plies.
         depth: u32,
     },
+    #[command(flatten)]
+    Ranking(rank_cmds::RankCommand),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
+        Command::Ranking(cmd) => rank_cmds::run(cmd),
         Command::Perft {
             sfen,
             game,

@@ -1,0 +1,73 @@
+//! `count`, `rank` and `unrank`: the candidate space `P_K` of SPEC §4 and its ranking.
+
+use crate::GameArg;
+use clap::Subcommand;
+use num_bigint::BigUint;
+use shogi_core::{AnyPosition, Game, MiniShogi, Shogi};
+use shogi_rank::{full_table, RankTable};
+
+/// The subcommands over the ranking.
+#[derive(Subcommand)]
+pub enum RankCommand {
+    /// Print |P_K|, the exact number of K-canonical candidate positions (SPEC §4).
+    Count {
+        /// The game.
+        #[arg(long, value_enum, default_value = "shogi")]
+        game: GameArg,
+    },
+    /// Print the SFEN of the position with this rank (SPEC §4.1, the authors' order).
+    Unrank {
+        /// The game.
+        #[arg(long, value_enum, default_value = "shogi")]
+        game: GameArg,
+        /// The rank, a decimal integer in [0, |P_K|).
+        #[arg(allow_hyphen_values = true)]
+        rank: String,
+    },
+    /// Print the rank of a position given as SFEN (the game follows from its number of
+    /// ranks).
+    Rank {
+        /// The position: Black to move, K-canonical kings, the game's full material.
+        sfen: String,
+    },
+}
+
+/// Runs one of the subcommands; the error text goes to standard error.
+pub fn run(cmd: RankCommand) -> Result<(), String> {
+    match cmd {
+        RankCommand::Count { game } => {
+            let n = match game {
+                GameArg::Shogi => full_table::<Shogi>().count(),
+                GameArg::Mini => full_table::<MiniShogi>().count(),
+            };
+            println!("{n}");
+        }
+        RankCommand::Unrank { game, rank } => {
+            let r: BigUint = rank
+                .trim()
+                .parse()
+                .map_err(|_| format!("not a non-negative decimal integer: {rank:?}"))?;
+            let sfen = match game {
+                GameArg::Shogi => unrank(full_table::<Shogi>(), &r)?,
+                GameArg::Mini => unrank(full_table::<MiniShogi>(), &r)?,
+            };
+            println!("{sfen}");
+        }
+        RankCommand::Rank { sfen } => {
+            let r = match AnyPosition::from_sfen(sfen.trim()).map_err(|e| e.to_string())? {
+                AnyPosition::Shogi(p) => full_table::<Shogi>().rank(&p),
+                AnyPosition::Mini(p) => full_table::<MiniShogi>().rank(&p),
+            }
+            .map_err(|e| e.to_string())?;
+            println!("{r}");
+        }
+    }
+    Ok(())
+}
+
+fn unrank<G: Game>(table: &RankTable<G>, r: &BigUint) -> Result<String, String> {
+    table
+        .unrank(r)
+        .map(|p| p.to_sfen())
+        .map_err(|e| e.to_string())
+}

@@ -1,0 +1,58 @@
+//! `shogi-count count | rank | unrank` end to end: outputs, errors on stderr, exit codes.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-count"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).trim().to_string(),
+        String::from_utf8_lossy(&out.stderr).trim().to_string(),
+    )
+}
+
+#[test]
+fn count_rank_unrank() {
+    assert_eq!(
+        run(&["count"]).1,
+        "80880932079767835177773204009328769812438521503800714936366945233084532"
+    );
+    assert_eq!(run(&["count", "--game", "mini"]).1, "16014219505238849250");
+    assert_eq!(
+        run(&["unrank", "--game", "mini", "9191698481829492401"]).1,
+        "4+p/K4/g1+Rks/1+b+s2/1G+BrP b - 1"
+    );
+    assert_eq!(
+        run(&["rank", "1R3/3g+R/k+Sg2/3B+B/K2+s+p b p 1"]).1,
+        "15673526037461416338"
+    );
+    assert_eq!(
+        run(&["unrank", "0"]).1,
+        "Knppr4/klppr4/glppb4/glppb4/glpp5/gpps5/npps5/npps5/npps5 b - 1"
+    );
+}
+
+#[test]
+fn errors_exit_with_code_1() {
+    for args in [
+        &["unrank", "--game", "mini", "16014219505238849250"][..],
+        &["unrank", "abc"],
+        &["unrank", "-5"],
+        &["rank", "rbsgk/4p/5/P4/KGSBR w - 1"],
+        &["rank", "4K/k4/5/5/5 b RBGSPrbgsp 1"],
+        &["rank", "not a sfen"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_shogi-count"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("shogi-count: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}

@@ -1,0 +1,101 @@
+//! Error types.
+
+use crate::material::material_text;
+use shogi_core::{Color, Material, PieceKind};
+
+/// A material that does not describe a candidate space of the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MaterialError {
+    /// The material must have exactly two kings; it has this many.
+    Kings(u8),
+    /// More pieces of a kind than the game has.
+    TooMany {
+        /// The kind.
+        kind: PieceKind,
+        /// The count asked for.
+        count: u8,
+        /// The game's count.
+        max: u8,
+    },
+}
+
+impl core::fmt::Display for MaterialError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            MaterialError::Kings(n) => {
+                write!(f, "a material needs exactly 2 kings, this one has {n}")
+            }
+            MaterialError::TooMany { kind, count, max } => write!(
+                f,
+                "{count} pieces of kind {} but the game has only {max}",
+                kind.letter()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MaterialError {}
+
+/// Why a position has no rank, or a number is not a rank.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RankError {
+    /// Only Black-to-move positions are in `P_K`.
+    WhiteToMove,
+    /// A side has no king or more than one.
+    KingCount {
+        /// The side.
+        color: Color,
+        /// Its number of kings on the board.
+        count: u32,
+    },
+    /// The king placement is not K-canonical: `κ(p) > κ(Hflip(p))` (SPEC §3). The mirror
+    /// image of the position has a rank.
+    NotKCanonical,
+    /// The position's material (board and both hands) differs from the table's.
+    WrongMaterial {
+        /// The material of the rank table.
+        expected: Material,
+        /// The material of the position.
+        found: Material,
+    },
+    /// The number is not below `|P_K|`.
+    OutOfRange {
+        /// The number, in decimal.
+        rank: String,
+        /// `|P_K|`, in decimal.
+        count: String,
+    },
+}
+
+impl core::fmt::Display for RankError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RankError::WhiteToMove => f.write_str(
+                "White is to move: only Black-to-move positions have a rank (flip the colours)",
+            ),
+            RankError::KingCount { color, count } => {
+                write!(
+                    f,
+                    "{color:?} has {count} kings on the board; exactly one is needed"
+                )
+            }
+            RankError::NotKCanonical => f.write_str(
+                "the king placement is not K-canonical (SPEC §3): rank the left-right mirror image",
+            ),
+            RankError::WrongMaterial { expected, found } => write!(
+                f,
+                "the position's material ({}) differs from the table's ({})",
+                material_text(found),
+                material_text(expected)
+            ),
+            RankError::OutOfRange { rank, count } => {
+                write!(
+                    f,
+                    "{rank} is not a rank: ranks run from 0 to |P_K| - 1 = {count} - 1"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for RankError {}
