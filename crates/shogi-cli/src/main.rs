@@ -7,6 +7,7 @@ use std::time::Instant;
 
 mod options;
 mod rank_cmds;
+mod retro_cmds;
 use options::RuleArgs;
 
 /// The games the CLI knows.
@@ -49,6 +50,8 @@ enum Command {
     },
     #[command(flatten)]
     Ranking(rank_cmds::RankCommand),
+    #[command(flatten)]
+    Retro(retro_cmds::RetroCommand),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +68,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Ranking(cmd) => rank_cmds::run(cmd),
+        Command::Retro(cmd) => retro_cmds::run(cmd),
         Command::Perft {
             sfen,
             game,

@@ -1,0 +1,213 @@
+//! Generation of the legal one-ply predecessors (SPEC §6).
+
+use crate::Unmove;
+use core::ops::ControlFlow;
+use shogi_core::{
+    attacks, step_attacks, Bitboard, Game, PawnDropRule, PieceKind, Position, Rules, Square,
+};
+
+/// A reusable buffer of unmoves. [`unmoves`] clears it and refills it, so a caller that keeps
+/// one buffer allocates only while its capacity grows.
+pub type UnmoveList = Vec<Unmove>;
+
+/// Fills `out` (cleared first) with the unmoves leading to every legal predecessor of `pos`
+/// under `rules`: exactly the set `Prev1(pos)` of SPEC §6, each predecessor once.
+pub fn unmoves<G: Game>(pos: &Position<G>, rules: Rules, out: &mut UnmoveList) {
+    out.clear();
+    let _ = for_each_unmove(pos, rules, |u| {
+        out.push(u);
+        ControlFlow::Continue(())
+    });
+}
+
+/// The number of legal predecessors of `pos` under `rules`.
+pub fn count_unmoves<G: Game>(pos: &Position<G>, rules: Rules) -> usize {
+    let mut n = 0;
+    let _ = for_each_unmove(pos, rules, |_| {
+        n += 1;
+        ControlFlow::Continue(())
+    });
+    n
+}
+
+/// Whether `pos` has at least one legal predecessor under `rules` (stops at the first).
+pub fn has_predecessor<G: Game>(pos: &Position<G>, rules: Rules) -> bool {
+    for_each_unmove(pos, rules, |_| ControlFlow::Break(())).is_break()
+}
+
+/// Calls `f` with the unmove of every legal predecessor of `pos` under `rules` (the set of
+/// [`unmoves`]), in a fixed order, without allocating. `f` may stop the generation by
+/// returning `ControlFlow::Break(())`, which is then returned.
+///
+/// Nothing is assumed about the material: any counts, either side to move, missing kings
+/// (a side without a king is never in check).
+pub fn for_each_unmove<G: Game, F: FnMut(Unmove) -> ControlFlow<()>>(
+    pos: &Position<G>,
+    rules: Rules,
+    mut f: F,
+) -> ControlFlow<()> {
+    let t = G::tables();
+    let s = pos.side_to_move();
+    // O made the last move. If its king is attacked, whatever O played left it in check.
+    let o = !s;
+    if pos.in_check(o) {
+        return ControlFlow::Continue(());
+    }
+    // A dead piece or two pawns in `pos` is either still there in any predecessor, or
+    // was made by the last move (a move or drop onto a dead square, a pawn dropped beside
+    // another), which was then illegal.
+    if !pos.placement_errors().is_empty() {
+        return ControlFlow::Continue(());
+    }
+    let occ = pos.occupied();
+    let ks = pos.king(s);
+    let o_hand = *pos.hand(o);
+    let zone = t.zone[o.index()];
+    let pawn_files = |c| {
+        let mut m = Bitboard::EMPTY;
+        for p in pos.pieces(c, PieceKind::Pawn) {
+            m |= t.files[p.x::<G>() as usize];
+        }
+        m
+    };
+    let o_pawn_files = pawn_files(o);
+    let s_pawn_files = pawn_files(s);
+    // O's pieces attacking S's king now, and the squares whose piece is the only one
+    // between S's king and a slider of O that would attack it along that line (taking
+    // that piece away opens the line).
+    let (checkers, screens) = match ks {
+        Some(k) => {
+            let sliders = |kind: PieceKind, promoted: Option<PieceKind>| {
+                let mut b = pos.pieces(o, kind);
+                if let Some(pk) = promoted {
+                    b |= pos.pieces(o, pk);
+                }
+                b
+            };
+            let snipers = (t.pseudo(s, PieceKind::Rook, k)
+                & sliders(PieceKind::Rook, Some(PieceKind::Dragon)))
+                | (t.pseudo(s, PieceKind::Bishop, k)
+                    & sliders(PieceKind::Bishop, Some(PieceKind::Horse)))
+                | (t.pseudo(s, PieceKind::Lance, k) & sliders(PieceKind::Lance, None));
+            let mut screens = Bitboard::EMPTY;
+            for sn in snipers {
+                let blockers = t.between[k.index()][sn.index()] & occ;
+                if blockers.is_nonempty() && !blockers.more_than_one() {
+                    screens |= blockers;
+                }
+            }
+            (pos.attackers_to(k, o, occ), screens)
+        }
+        None => (Bitboard::EMPTY, Bitboard::EMPTY),
+    };
+    // Whether the king of S is attacked in the predecessor whose occupancy is `occ2`, where
+    // O's piece on `to` is gone (or replaced by a piece of S) and O's `moved` piece stands
+    // on its origin. `quiet` says that no other piece of O attacks the king now and that
+    // emptying `to` opens no line onto it: the predecessor only adds a blocker on the
+    // origin, so then no other piece of O attacks the king there either.
+    let s_attacked =
+        |occ2: Bitboard, moved: Option<(PieceKind, Square)>, to: Square, quiet: bool| -> bool {
+            match ks {
+                None => false,
+                Some(k) => {
+                    moved.is_some_and(|(kind, from)| attacks::<G>(o, kind, from, occ2).has(k))
+                        || (!quiet && pos.attackers_to(k, o, occ2).without(to).is_nonempty())
+                }
+            }
+        };
+    // Whether S has a legal reply in `pos` (asked at most once, for pawn un-drops).
+    let mut has_reply: Option<bool> = None;
+    let mut reply = || *has_reply.get_or_insert_with(|| pos.has_legal_move(rules));
+
+    for to in pos.by_color(o) {
+        let kind = match pos.piece_at(to) {
+            Some(p) => p.kind,
+            None => continue,
+        };
+        let quiet = checkers.without(to).is_empty() && !screens.has(to);
+        // Un-drops.
+        if !kind.is_promoted() && kind != PieceKind::King {
+            let mut ok = !s_attacked(occ.without(to), None, to, quiet);
+            if ok && kind == PieceKind::Pawn {
+                let checks = ks.is_some_and(|k| step_attacks::<G>(o, PieceKind::Pawn, to).has(k));
+                let forbidden = match rules.pawn_drop {
+                    PawnDropRule::MateOnly => checks && !reply(),
+                    PawnDropRule::NoLegalReply => !reply(),
+                };
+                ok = !forbidden;
+            }
+            if ok {
+                f(Unmove::Drop { kind, to })?;
+            }
+        }
+        // Un-moves: as the same kind, or as its unpromoted form with a promotion.
+        for promote in [false, true] {
+            let piece = if promote {
+                if !kind.is_promoted() {
+                    continue;
+                }
+                kind.unpromoted()
+            } else {
+                kind
+            };
+            // Squares from which an O `piece` reaches `to`: the moves of an S `piece`
+            // from `to` (the tables are mirror images), through the same empty squares.
+            let mut origins = attacks::<G>(s, piece, to, occ) & !occ & t.board;
+            if promote {
+                if !zone.has(to) {
+                    origins &= zone;
+                }
+                // The unpromoted piece must be able to move from its origin, and a pawn
+                // must not make two pawns there.
+                origins &= !t.dead[o.index()][piece.index()];
+                if piece == PieceKind::Pawn {
+                    origins &= !o_pawn_files;
+                }
+            } else if piece.can_promote() && t.dead[o.index()][piece.index()].has(to) {
+                // Not promoting onto a square where the piece could never move again.
+                continue;
+            }
+            for from in origins {
+                let occ_from = occ.with(from);
+                // No capture: `to` was empty.
+                if !s_attacked(occ_from.without(to), Some((piece, from)), to, quiet) {
+                    f(Unmove::Normal {
+                        from,
+                        to,
+                        piece,
+                        promote,
+                        captured: None,
+                    })?;
+                }
+                // Captures: restore a piece of S of every kind O holds, promoted or not.
+                if o_hand.is_empty() || s_attacked(occ_from, Some((piece, from)), to, quiet) {
+                    continue;
+                }
+                for base in o_hand.kinds() {
+                    let dead = t.dead[s.index()][base.index()].has(to);
+                    let two_pawns = base == PieceKind::Pawn && s_pawn_files.has(to);
+                    let fits = !dead && !two_pawns;
+                    if fits {
+                        f(Unmove::Normal {
+                            from,
+                            to,
+                            piece,
+                            promote,
+                            captured: Some(base),
+                        })?;
+                    }
+                    if let Some(pro) = base.promoted() {
+                        f(Unmove::Normal {
+                            from,
+                            to,
+                            piece,
+                            promote,
+                            captured: Some(pro),
+                        })?;
+                    }
+                }
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}

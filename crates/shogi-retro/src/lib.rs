@@ -1,0 +1,19 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+
+mod generate;
+pub mod sweep;
+mod unmove;
+
+pub use generate::{count_unmoves, for_each_unmove, has_predecessor, unmoves, UnmoveList};
+pub use unmove::{predecessor, redo, undo, Unmove, UnmoveParseError};
+
+use shogi_core::{Game, Position, Rules};
+
+/// Every legal predecessor of `pos` with the unmove leading to it (a convenience that
+/// allocates; the search uses [`unmoves`] or [`for_each_unmove`] with [`undo`]).
+pub fn predecessors<G: Game>(pos: &Position<G>, rules: Rules) -> Vec<(Unmove, Position<G>)> {
+    let mut list = UnmoveList::new();
+    unmoves(pos, rules, &mut list);
+    list.into_iter().map(|u| (u, predecessor(pos, u))).collect()
+}
