@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 mod perft;
 
+use shogi_core::{MiniShogi, PawnDropRule, Rules, Shogi};
+
 #[derive(Parser)]
 #[command(name = "cargo xtask", about = "Long sweeps and reproduction runs")]
 struct Cli {
@@ -22,11 +24,34 @@ enum Command {
         #[arg(long)]
         suites_only: bool,
     },
+    /// Forward moves against unmoves on positions from random legal games: every legal move's
+    /// origin position is among the predecessors (completeness) and every predecessor has a
+    /// legal move back (soundness).
+    UnmoveSweep {
+        /// Positions per game.
+        #[arg(long, default_value_t = 1_000_000)]
+        positions: usize,
+        /// Seed of the random games.
+        #[arg(long, default_value_t = 11)]
+        seed: u64,
+        /// Which game: shogi, mini or both.
+        #[arg(long, default_value = "both")]
+        game: String,
+        /// Use the paper's reading of the drop-pawn-mate rule (no legal reply).
+        #[arg(long)]
+        no_reply: bool,
+    },
 }
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Perft { suites_only } => perft::run(suites_only),
+        Command::UnmoveSweep {
+            positions,
+            seed,
+            game,
+            no_reply,
+        } => unmove_sweep(positions, seed, &game, no_reply),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -43,4 +68,41 @@ pub fn workspace_root() -> std::path::PathBuf {
         .parent()
         .expect("xtask is inside the workspace")
         .to_path_buf()
+}
+
+fn unmove_sweep(positions: usize, seed: u64, game: &str, no_reply: bool) -> Result<(), String> {
+    let rules = Rules {
+        pawn_drop: if no_reply {
+            PawnDropRule::NoLegalReply
+        } else {
+            PawnDropRule::MateOnly
+        },
+    };
+    let (mini, shogi) = match game {
+        "mini" => (true, false),
+        "shogi" => (false, true),
+        "both" => (true, true),
+        other => return Err(format!("unknown game {other:?}: shogi, mini or both")),
+    };
+    let mut reports = Vec::new();
+    if mini {
+        reports.push(shogi_retro::sweep::sweep_with::<MiniShogi>(
+            positions, seed, rules,
+        ));
+    }
+    if shogi {
+        reports.push(shogi_retro::sweep::sweep_with::<Shogi>(
+            positions, seed, rules,
+        ));
+    }
+    let mut ok = true;
+    for r in &reports {
+        println!("{r}");
+        ok &= r.passed();
+    }
+    if ok {
+        Ok(())
+    } else {
+        Err("the unmove sweep found failures (see above)".into())
+    }
 }
