@@ -205,11 +205,13 @@ impl<G: Game> Position<G> {
         if let Some(k) = king {
             checkers = self.attackers_to(k, them, occ);
             pinned = self.pinned_to(k, us);
-            // The king must not stay on a line it is checked along: look through it.
-            let occ_without_king = occ.without(k);
+            // The king must not stay on a line it is checked along: look through it. The
+            // slides onto the king's few target squares are computed once, from the
+            // sliders' side; then each square needs only the step-attacker lookups.
+            let area = t.pseudo(us, PieceKind::King, k) & !not_targets;
             let mut to = Bitboard::EMPTY;
-            for s in t.pseudo(us, PieceKind::King, k) & !not_targets {
-                if self.attackers_to(s, them, occ_without_king).is_empty() {
+            for s in area & !self.slider_attacks_on(area, them, occ.without(k)) {
+                if self.step_attackers_to(s, them).is_empty() {
                     to |= Bitboard::from_square(s);
                 }
             }

@@ -275,6 +275,19 @@ impl<G: Game> Position<G> {
     /// real occupancy minus a moving king to look through it).
     #[inline(always)]
     pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let k = |kind: PieceKind| self.kinds[kind.index()];
+        let rooks = k(PieceKind::Rook) | k(PieceKind::Dragon);
+        let bishops = k(PieceKind::Bishop) | k(PieceKind::Horse);
+        let sliders = (lance_attacks::<G>(!by, sq, occ) & k(PieceKind::Lance))
+            | (rook_attacks::<G>(sq, occ) & rooks)
+            | (bishop_attacks::<G>(sq, occ) & bishops);
+        self.step_attackers_to(sq, by) | (sliders & self.colors[by.index()])
+    }
+
+    /// The pieces of `by` attacking `sq` with a step: every attacker except along the
+    /// slides of lances, bishops, rooks, horses and dragons (their one-square steps count).
+    #[inline(always)]
+    pub(crate) fn step_attackers_to(&self, sq: Square, by: Color) -> Bitboard {
         let them = !by;
         let k = |kind: PieceKind| self.kinds[kind.index()];
         let golds = k(PieceKind::Gold)
@@ -282,8 +295,6 @@ impl<G: Game> Position<G> {
             | k(PieceKind::ProLance)
             | k(PieceKind::ProKnight)
             | k(PieceKind::ProSilver);
-        let rooks = k(PieceKind::Rook) | k(PieceKind::Dragon);
-        let bishops = k(PieceKind::Bishop) | k(PieceKind::Horse);
         // A piece of `by` attacks `sq` exactly when a piece of the other colour standing on
         // `sq` would attack it with the same movement (the tables are mirror images).
         let steps = (step_attacks::<G>(them, PieceKind::Pawn, sq) & k(PieceKind::Pawn))
@@ -292,10 +303,34 @@ impl<G: Game> Position<G> {
             | (step_attacks::<G>(them, PieceKind::Gold, sq) & golds)
             | (step_attacks::<G>(them, PieceKind::King, sq)
                 & (k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon)));
-        let sliders = (lance_attacks::<G>(them, sq, occ) & k(PieceKind::Lance))
-            | (rook_attacks::<G>(sq, occ) & rooks)
-            | (bishop_attacks::<G>(sq, occ) & bishops);
-        (steps | sliders) & self.colors[by.index()]
+        steps & self.colors[by.index()]
+    }
+
+    /// The squares of `area` attacked along a slide by a lance, bishop, rook, horse or
+    /// dragon of `by`, with occupancy `occ`. Only sliders that could reach `area` on an empty
+    /// board are looked at, so for a small area this is much cheaper than asking
+    /// [`Position::attackers_to`] square by square.
+    #[inline(always)]
+    pub(crate) fn slider_attacks_on(&self, area: Bitboard, by: Color, occ: Bitboard) -> Bitboard {
+        let t = G::tables();
+        let k = |kind: PieceKind| self.kinds[kind.index()] & self.colors[by.index()];
+        let mut att = Bitboard::EMPTY;
+        for s in k(PieceKind::Rook) | k(PieceKind::Dragon) {
+            if (t.pseudo(by, PieceKind::Rook, s) & area).is_nonempty() {
+                att |= rook_attacks::<G>(s, occ);
+            }
+        }
+        for s in k(PieceKind::Bishop) | k(PieceKind::Horse) {
+            if (t.pseudo(by, PieceKind::Bishop, s) & area).is_nonempty() {
+                att |= bishop_attacks::<G>(s, occ);
+            }
+        }
+        for s in k(PieceKind::Lance) {
+            if (t.pseudo(by, PieceKind::Lance, s) & area).is_nonempty() {
+                att |= lance_attacks::<G>(by, s, occ);
+            }
+        }
+        att & area
     }
 
     /// Whether `sq` is attacked by a piece of `by`.
