@@ -1,14 +1,9 @@
 //! The `shogi-count perft` contract: the count is the last line of standard output; bad
 //! input is a one-line error on standard error and exit status 1, never a panic.
 
-use std::process::{Command, Output};
-
-fn shogi_count(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shogi-count"))
-        .args(args)
-        .output()
-        .expect("shogi-count runs")
-}
+mod common;
+use common::shogi_count;
+use std::process::Output;
 
 fn last_line(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout)

@@ -1,18 +1,7 @@
 //! `shogi-count count | rank | unrank` end to end: outputs, errors on stderr, exit codes.
 
-use std::process::Command;
-
-fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shogi-count"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).trim().to_string(),
-        String::from_utf8_lossy(&out.stderr).trim().to_string(),
-    )
-}
+mod common;
+use common::run;
 
 #[test]
 fn count_rank_unrank() {
@@ -45,10 +34,7 @@ fn errors_exit_with_code_1() {
         &["rank", "4K/k4/5/5/5 b RBGSPrbgsp 1"],
         &["rank", "not a sfen"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_shogi-count"))
-            .args(args)
-            .output()
-            .unwrap();
+        let out = common::shogi_count(args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         assert!(out.stdout.is_empty());
         let err = String::from_utf8_lossy(&out.stderr);

@@ -1,18 +1,7 @@
 //! `shogi-count unmoves` end to end.
 
-use std::process::Command;
-
-fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shogi-count"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).trim().to_string(),
-        String::from_utf8_lossy(&out.stderr).trim().to_string(),
-    )
-}
+mod common;
+use common::run;
 
 #[test]
 fn unmoves_lists_predecessors() {
