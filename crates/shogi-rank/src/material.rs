@@ -6,15 +6,10 @@ use shogi_core::{Game, Material, PieceKind};
 
 /// The non-king types in the order `T` of SPEC §4.1 (the order of SPEC §3 without the king):
 /// Gold, Knight, Lance, Pawn, Silver, Rook, Bishop.
-pub const TYPE_ORDER: [PieceKind; 7] = [
-    PieceKind::Gold,
-    PieceKind::Knight,
-    PieceKind::Lance,
-    PieceKind::Pawn,
-    PieceKind::Silver,
-    PieceKind::Rook,
-    PieceKind::Bishop,
-];
+pub const TYPE_ORDER: [PieceKind; 7] = {
+    let s = PieceKind::SPEC_ORDER;
+    [s[1], s[2], s[3], s[4], s[5], s[6], s[7]]
+};
 
 /// The code of a type in the sort key of the hand classes (SPEC §4.1): for 9x9 Shogi the
 /// index in the order of SPEC §3 (G=1, N=2, L=3, P=4, S=5, R=6, B=7); for Mini Shogi the
