@@ -204,7 +204,7 @@ impl<G: Game> Position<G> {
         let mut pinned = Bitboard::EMPTY;
         if let Some(k) = king {
             checkers = self.attackers_to(k, them, occ);
-            pinned = self.pinned_to(k, us);
+            pinned = self.blockers_to(k, us) & ours;
             // The king must not stay on a line it is checked along: look through it. The
             // slides onto the king's few target squares are computed once, from the
             // sliders' side; then each square needs only the step-attacker lookups.

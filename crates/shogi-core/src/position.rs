@@ -357,19 +357,26 @@ impl<G: Game> Position<G> {
         }
     }
 
-    /// The pieces of `color` pinned to its own king, and the enemy sliders pinning them.
+    /// The pieces of `color` pinned to its own king (none when it has no king).
     pub fn pinned(&self, color: Color) -> Bitboard {
+        self.king_blockers(color) & self.colors[color.index()]
+    }
+
+    /// The pieces of either colour that are the only piece between `color`'s king and an
+    /// enemy lance, bishop, rook, horse or dragon aligned with it: taking one away would
+    /// open a line onto the king. Those of `color` are pinned; for the unmove generator,
+    /// emptying such a square in a predecessor uncovers a check. Empty without a king.
+    pub fn king_blockers(&self, color: Color) -> Bitboard {
         match self.king(color) {
-            Some(k) => self.pinned_to(k, color),
+            Some(k) => self.blockers_to(k, color),
             None => Bitboard::EMPTY,
         }
     }
 
     #[inline(always)]
-    pub(crate) fn pinned_to(&self, king: Square, color: Color) -> Bitboard {
+    pub(crate) fn blockers_to(&self, king: Square, color: Color) -> Bitboard {
         let t = G::tables();
-        let them = !color;
-        let theirs = self.colors[them.index()];
+        let theirs = self.colors[(!color).index()];
         let k = |kind: PieceKind| self.kinds[kind.index()];
         let snipers = ((t.pseudo(color, PieceKind::Rook, king)
             & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
@@ -378,14 +385,14 @@ impl<G: Game> Position<G> {
             | (t.pseudo(color, PieceKind::Lance, king) & k(PieceKind::Lance)))
             & theirs;
         let occ = self.occupied();
-        let mut pinned = Bitboard::EMPTY;
+        let mut blockers = Bitboard::EMPTY;
         for s in snipers {
-            let blockers = t.between[king.index()][s.index()] & occ;
-            if blockers.is_nonempty() && !blockers.more_than_one() {
-                pinned |= blockers;
+            let between = t.between[king.index()][s.index()] & occ;
+            if between.is_nonempty() && !between.more_than_one() {
+                blockers |= between;
             }
         }
-        pinned & self.colors[color.index()]
+        blockers
     }
 
     // ---- moves -------------------------------------------------------------------------

@@ -76,28 +76,7 @@ pub fn for_each_unmove<G: Game, F: FnMut(Unmove) -> ControlFlow<()>>(
     // between S's king and a slider of O that would attack it along that line (taking
     // that piece away opens the line).
     let (checkers, screens) = match ks {
-        Some(k) => {
-            let sliders = |kind: PieceKind, promoted: Option<PieceKind>| {
-                let mut b = pos.pieces(o, kind);
-                if let Some(pk) = promoted {
-                    b |= pos.pieces(o, pk);
-                }
-                b
-            };
-            let snipers = (t.pseudo(s, PieceKind::Rook, k)
-                & sliders(PieceKind::Rook, Some(PieceKind::Dragon)))
-                | (t.pseudo(s, PieceKind::Bishop, k)
-                    & sliders(PieceKind::Bishop, Some(PieceKind::Horse)))
-                | (t.pseudo(s, PieceKind::Lance, k) & sliders(PieceKind::Lance, None));
-            let mut screens = Bitboard::EMPTY;
-            for sn in snipers {
-                let blockers = t.between[k.index()][sn.index()] & occ;
-                if blockers.is_nonempty() && !blockers.more_than_one() {
-                    screens |= blockers;
-                }
-            }
-            (pos.attackers_to(k, o, occ), screens)
-        }
+        Some(k) => (pos.attackers_to(k, o, occ), pos.king_blockers(s)),
         None => (Bitboard::EMPTY, Bitboard::EMPTY),
     };
     // Whether the king of S is attacked in the predecessor whose occupancy is `occ2`, where

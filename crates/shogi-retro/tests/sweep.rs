@@ -15,13 +15,7 @@ fn run<G: Game>(n: usize, seed: u64, rules: Rules) {
 
 #[test]
 fn sweep_slice_shogi() {
-    let r = sweep::<Shogi>(3_000, 1);
-    println!("{r}");
-    assert!(r.passed(), "{r}");
-    assert!(
-        r.white_to_move > 0 && r.in_check > 0 && r.reduced_material > 0,
-        "{r}"
-    );
+    run::<Shogi>(3_000, 1, Rules::default());
 }
 
 #[test]
