@@ -107,24 +107,56 @@ pub(crate) fn binom_u128(n: u32, k: u32) -> u128 {
     r
 }
 
-/// The position of the `k`-th set bit (0-based) of `x`, which must have more than `k`:
-/// branch-free broadword select (byte prefix sums by multiplication, then a table for the
-/// byte), without relying on a hardware popcount.
+const L8: u64 = 0x0101_0101_0101_0101;
+const H8: u64 = 0x8080_8080_8080_8080;
+
+/// Byte `i` of the result: the number of set bits in bytes `0..=i` of `x` (a broadword
+/// popcount by bytes, then prefix sums by one multiplication; no hardware popcount needed).
 #[inline(always)]
-fn select64(x: u64, k: u32) -> u32 {
-    const L8: u64 = 0x0101_0101_0101_0101;
-    const H8: u64 = 0x8080_8080_8080_8080;
+fn byte_prefix(x: u64) -> u64 {
     let mut s = x - ((x >> 1) & 0x5555_5555_5555_5555);
     s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
     s = (s + (s >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-    // Byte i of `prefix`: the number of set bits in bytes 0..=i.
-    let prefix = s.wrapping_mul(L8);
-    // High bit of byte i set iff prefix_i <= k; their number is the byte holding bit k.
-    let le = ((k as u64 * L8) | H8).wrapping_sub(prefix) & H8;
-    let byte = ((le >> 7).wrapping_mul(L8) >> 56) as u32;
-    let before = ((prefix << 8) >> (8 * byte)) as u32 & 0xff;
-    let within = (x >> (8 * byte)) as usize & 0xff;
-    8 * byte + SELECT8[within][(k - before) as usize] as u32
+    s.wrapping_mul(L8)
+}
+
+/// A set of squares prepared for repeated branch-free select (the position of its `k`-th
+/// element): the byte prefix counts of both 64-bit halves are computed once per group of
+/// pieces instead of once per piece, which leaves a comparison by bytes and a table read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Selector {
+    words: [u64; 2],
+    prefix: [u64; 2],
+    /// Number of elements in the low half.
+    pc_lo: u32,
+}
+
+impl Selector {
+    #[inline(always)]
+    pub(crate) fn new(x: u128) -> Selector {
+        let words = [x as u64, (x >> 64) as u64];
+        let prefix = [byte_prefix(words[0]), byte_prefix(words[1])];
+        Selector {
+            words,
+            prefix,
+            pc_lo: (prefix[0] >> 56) as u32,
+        }
+    }
+
+    /// The position of the `k`-th set bit (0-based); the set must have more than `k`.
+    #[inline(always)]
+    pub(crate) fn select(&self, k: u32) -> u32 {
+        // Branch-free choice of the half.
+        let high = (k >= self.pc_lo) as usize;
+        let (x, prefix) = (self.words[high], self.prefix[high]);
+        let k = k - self.pc_lo * high as u32;
+        // High bit of byte i set iff prefix_i <= k; their number is the byte holding bit k.
+        let le = ((k as u64 * L8) | H8).wrapping_sub(prefix) & H8;
+        let byte = ((le >> 7).wrapping_mul(L8) >> 56) as u32;
+        let before = ((prefix << 8) >> (8 * byte)) as u32 & 0xff;
+        let within = (x >> (8 * byte)) as usize & 0xff;
+        64 * high as u32 + 8 * byte + SELECT8[within][((k - before) & 7) as usize] as u32
+    }
 }
 
 static SELECT8: [[u8; 8]; 256] = select8_table();
@@ -147,22 +179,13 @@ const fn select8_table() -> [[u8; 8]; 256] {
     t
 }
 
-/// The position of the `k`-th set bit (0-based) of a `u128` whose low half has `pc_lo`
-/// set bits.
-#[inline(always)]
-pub(crate) fn select128(x: u128, pc_lo: u32, k: u32) -> u32 {
-    // Branch-free choice of the half.
-    let high = (k >= pc_lo) as u32;
-    let word = (x >> (64 * high)) as u64;
-    64 * high + select64(word, k - pc_lo * high)
-}
+/// `C(d, k)` for `k < 19` (rows) and `d <= 82` (columns), the transposed table with one
+/// extra column of `u64::MAX`: the unranking reads `C(d + 1, k)` for `d` up to 81 and must
+/// then find it larger than any remainder.
+static BINOM_T: [[u64; MAXN + 1]; MAXK] = transpose_padded(binom_table());
 
-/// `C(d, k)` for `k < 19` (rows) and `d < 82` (columns): the transposed table, so that a
-/// search over `d` for a fixed `k` reads one contiguous row.
-static BINOM_T: [[u64; MAXN]; MAXK] = transpose(binom_table());
-
-const fn transpose(t: [[u64; MAXK]; MAXN]) -> [[u64; MAXN]; MAXK] {
-    let mut r = [[0u64; MAXN]; MAXK];
+const fn transpose_padded(t: [[u64; MAXK]; MAXN]) -> [[u64; MAXN + 1]; MAXK] {
+    let mut r = [[u64::MAX; MAXN + 1]; MAXK];
     let mut n = 0;
     while n < MAXN {
         let mut k = 0;
@@ -175,60 +198,62 @@ const fn transpose(t: [[u64; MAXK]; MAXN]) -> [[u64; MAXN]; MAXK] {
     r
 }
 
-macro_rules! last_at_most {
-    ($name:ident, $t:ty) => {
-        /// The largest `d` in `[lo, hi)` with `row[d] <= rest`, for a non-decreasing `row`
-        /// with `row[lo] <= rest` and every value below half the type's range: a branch-free
-        /// binary search. The comparisons are unpredictable, so the step is computed with
-        /// arithmetic (the sign of `rest - row[mid]`), which the compiler cannot turn back
-        /// into a branch.
-        #[inline(always)]
-        pub(crate) fn $name(row: &[$t], lo: usize, hi: usize, rest: $t) -> usize {
-            const SHIFT: u32 = <$t>::BITS - 1;
-            let mut base = lo;
-            let mut len = hi - lo;
-            while len > 1 {
-                let half = len / 2;
-                let mid = base + half;
-                let greater = (rest.wrapping_sub(row[mid]) >> SHIFT) as usize;
-                base += half * (1 - greater);
-                len -= half;
-            }
-            base
-        }
-    };
+/// Mantissa bits of the bucket of a remainder (see [`bucket`]).
+const MANT: u32 = 5;
+/// Number of buckets: 64 bit lengths times `2^MANT` mantissas.
+const BUCKETS: usize = 64 << MANT;
+
+/// The bucket of `v >= 1`: its bit length and the `MANT` bits after its leading one, like a
+/// tiny floating-point number. Non-decreasing in `v`; a bucket spans a relative range of at
+/// most `2^-MANT`.
+#[inline(always)]
+fn bucket(v: u64) -> usize {
+    let lz = v.leading_zeros();
+    let mant = ((v << lz) >> (63 - MANT)) as usize & ((1 << MANT) - 1);
+    ((63 - lz as usize) << MANT) | mant
 }
-last_at_most!(last_at_most, u64);
-last_at_most!(last_at_most_u128, u128);
 
-/// For each `k` and bit length `b`: the range of `d` to search for the largest `d` with
-/// `C(d, k) <= rest` when `2^b <= rest + 1 < 2^(b+1)`: from the largest `d` with
-/// `C(d, k) < 2^b` to the largest with `C(d, k) < 2^(b+1)`. It holds a few values of `d`, so
-/// the binary search takes two or three steps instead of six or seven.
-static BRACKET: [[(u8, u8); 64]; MAXK] = brackets();
+/// The smallest `v` of bucket `b` (for the buckets of small bit length that hold no
+/// integer, a bound that keeps the sequence non-decreasing).
+const fn bucket_start(b: usize) -> u128 {
+    let e = b >> MANT;
+    let mant = (b & ((1 << MANT) - 1)) as u128;
+    (((1u128 << MANT) + mant) << e).div_ceil(1 << MANT)
+}
 
-const fn brackets() -> [[(u8, u8); 64]; MAXK] {
-    let t = transpose(binom_table());
-    let mut r = [[(0u8, 0u8); 64]; MAXK];
-    let mut k = 1;
+/// `FLOOR_D[k][bucket(rest + 1)]`: the largest `d` with `C(d, k)` at most the smallest
+/// remainder of the bucket. The answer for any remainder of the bucket is that `d` or the
+/// next one (checked when the table is built), so unranking one square is a table read and
+/// one comparison instead of a search: the remainders feed each other, and this cuts the
+/// latency of that chain.
+static FLOOR_D: [[u8; BUCKETS]; MAXK] = floor_d();
+
+const fn floor_d() -> [[u8; BUCKETS]; MAXK] {
+    let c = binom_table();
+    let mut r = [[0u8; BUCKETS]; MAXK];
+    let mut k = 2;
     while k < MAXK {
+        // Largest remainder that can occur: rest < C(m, k) <= C(MAXN - 1, k).
+        let max_rest = c[MAXN - 1][k] as u128 - 1;
+        let mut d = k - 1; // C(k - 1, k) = 0 <= any remainder
         let mut b = 0;
-        while b < 64 {
-            let lo_bound: u128 = 1 << b;
-            let hi_bound: u128 = 1 << (b + 1);
-            let mut start = k - 1;
-            let mut end = k - 1;
-            let mut d = k - 1;
-            while d < MAXN {
-                if (t[k][d] as u128) < lo_bound {
-                    start = d;
-                }
-                if (t[k][d] as u128) < hi_bound {
-                    end = d;
-                }
+        while b < BUCKETS {
+            let lo = bucket_start(b) - 1;
+            while d + 1 < MAXN && c[d + 1][k] as u128 <= lo {
                 d += 1;
             }
-            r[k][b] = (start as u8, end as u8);
+            r[k][b] = d as u8;
+            // Every remainder of the bucket (up to bucket_start(b + 1) - 2) must be below
+            // C(d + 2, k), so that d + 1 is the only other candidate.
+            let hi = if b + 1 < BUCKETS {
+                bucket_start(b + 1) - 2
+            } else {
+                u128::MAX
+            };
+            let hi = if hi < max_rest { hi } else { max_rest };
+            if lo <= max_rest && d + 2 < MAXN && c[d + 2][k] as u128 <= hi {
+                panic!("MANT too small: a bucket spans three values of d");
+            }
             b += 1;
         }
         k += 1;
@@ -236,30 +261,38 @@ const fn brackets() -> [[(u8, u8); 64]; MAXK] {
     r
 }
 
+/// The largest `d` with `C(d, k) <= rest`, and that binomial, for `2 <= k < 19` and
+/// `rest < C(81, k)`.
+#[inline(always)]
+fn floor_d_of(k: usize, rest: u64) -> (usize, u64) {
+    let row = &BINOM_T[k];
+    let d = FLOOR_D[k][bucket(rest + 1)] as usize;
+    let (c0, c1) = (row[d], row[d + 1]);
+    // Branch-free: the comparison is unpredictable.
+    let up = (c1 <= rest) as usize;
+    (d + up, if up != 0 { c1 } else { c0 })
+}
+
 /// Chooses `n` of the `m` squares in `empty` (a bitboard) from the lexicographic rank `r`
-/// (with `r < C(m, n)`), and calls `put` on each chosen square, in descending order.
+/// (with `r < C(m, n)`), and calls `put` on each chosen square, in ascending order.
 #[inline(always)]
 pub(crate) fn unrank_set(empty: u128, m: usize, n: usize, r: u64, mut put: impl FnMut(u32)) {
     debug_assert_eq!(m, empty.count_ones() as usize);
     debug_assert!(n <= m && n < MAXK && r < binom(m, n));
-    let pc_lo = (empty as u64).count_ones();
+    let squares = Selector::new(empty);
     let mut rest = binom(m, n) - 1 - r;
-    // d runs downwards; for k = n..2 the largest d < hi with C(d, k) <= rest.
-    let mut hi = m; // exclusive bound on d
+    // d runs downwards (the combinatorial number system: the next d is always smaller);
+    // for k = n..2 the largest d with C(d, k) <= rest.
     let mut k = n;
     while k > 1 {
-        let b = 63 - (rest + 1).leading_zeros() as usize;
-        let (start, end) = BRACKET[k][b];
-        let top = hi.min(end as usize + 1);
-        let d = last_at_most(&BINOM_T[k], start as usize, top, rest);
-        rest -= BINOM_T[k][d];
-        put(select128(empty, pc_lo, (m - 1 - d) as u32));
-        hi = d;
+        let (d, c) = floor_d_of(k, rest);
+        rest -= c;
+        put(squares.select((m - 1 - d) as u32));
         k -= 1;
     }
     if k == 1 {
         // C(d, 1) = d: the last one is direct.
-        put(select128(empty, pc_lo, (m - 1 - rest as usize) as u32));
+        put(squares.select((m - 1 - rest as usize) as u32));
     }
 }
 
@@ -316,13 +349,58 @@ mod tests {
     }
 
     #[test]
+    fn floor_d_matches_a_scan() {
+        let mut s = 0x2545_f491_4f6c_dd1d_u64;
+        for k in 2..MAXK {
+            let naive = |rest: u64| (0..MAXN).rev().find(|&d| binom(d, k) <= rest).unwrap();
+            let check = |rest: u64| {
+                let d = naive(rest);
+                assert_eq!(
+                    floor_d_of(k, rest),
+                    (d, binom(d, k)),
+                    "k = {k}, rest = {rest}"
+                );
+            };
+            let max = binom(MAXN - 1, k);
+            for d in k - 1..MAXN {
+                let c = binom(d, k);
+                for rest in [c.saturating_sub(1), c, c + 1, c + c / 64, c + c / 31] {
+                    if rest < max {
+                        check(rest);
+                    }
+                }
+            }
+            for rest in 0..2000.min(max) {
+                check(rest);
+            }
+            for _ in 0..20_000 {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                check(s % max);
+                check((s >> (s % 64)) % max);
+            }
+        }
+    }
+
+    #[test]
     fn select_every_bit() {
-        let x: u128 = 0xdead_beef_0123_4567_89ab_cdef_f00d_cafe;
-        let mut k = 0;
-        for i in 0..128 {
-            if x >> i & 1 != 0 {
-                assert_eq!(select128(x, (x as u64).count_ones(), k), i);
-                k += 1;
+        for x in [
+            0xdead_beef_0123_4567_89ab_cdef_f00d_cafe_u128,
+            u128::MAX,
+            1,
+            1 << 127,
+            u64::MAX as u128,
+            (u64::MAX as u128) << 64,
+            (1 << 81) - 1,
+        ] {
+            let squares = Selector::new(x);
+            let mut k = 0;
+            for i in 0..128 {
+                if x >> i & 1 != 0 {
+                    assert_eq!(squares.select(k), i, "{x:x} {k}");
+                    k += 1;
+                }
             }
         }
     }

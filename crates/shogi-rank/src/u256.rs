@@ -114,6 +114,84 @@ fn div_256_by_128(u1: u128, u0: u128, v: u128) -> (u128, u128) {
     ((q1 << 64) | q0, r)
 }
 
+/// A divisor `1 <= d < 2^64` prepared for fast division: the hardware divides 128 by 64
+/// bits only through a library call (tens of cycles each, one per limb), so the digits of a
+/// rank are divided out with two multiplications per limb instead (Möller and Granlund,
+/// "Improved division by invariant integers", IEEE Trans. Computers 60(2), 2011,
+/// algorithm 4). Built once per radix, when the rank table is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Divisor64 {
+    /// `d << shift`, whose top bit is set.
+    norm: u64,
+    /// `floor((2^128 - 1) / norm) - 2^64`.
+    recip: u64,
+    shift: u32,
+}
+
+impl Divisor64 {
+    /// The prepared divisor `d`, which must be at least 1.
+    pub(crate) const fn new(d: u64) -> Divisor64 {
+        assert!(d != 0, "division by zero");
+        let shift = d.leading_zeros();
+        let norm = d << shift;
+        // norm >= 2^63, so the quotient lies in [2^64, 2^65): the subtraction keeps 64 bits.
+        let recip = (u128::MAX / norm as u128 - (1u128 << 64)) as u64;
+        Divisor64 { norm, recip, shift }
+    }
+
+    /// The divisor.
+    #[inline(always)]
+    pub(crate) const fn get(self) -> u64 {
+        self.norm >> self.shift
+    }
+
+    /// Divides `u1 * 2^64 + u0` by `norm`, for `u1 < norm`: the quotient (one limb) and the
+    /// remainder. The first correction is unpredictable and is done with masks; the second
+    /// is rare.
+    #[inline(always)]
+    fn div_2by1(self, u1: u64, u0: u64) -> (u64, u64) {
+        let d = self.norm;
+        let q = (self.recip as u128 * u1 as u128).wrapping_add((u1 as u128) << 64 | u0 as u128);
+        let q0 = q as u64;
+        let mut q1 = ((q >> 64) as u64).wrapping_add(1);
+        let mut r = u0.wrapping_sub(q1.wrapping_mul(d));
+        let over = ((r > q0) as u64).wrapping_neg();
+        q1 = q1.wrapping_add(over);
+        r = r.wrapping_add(d & over);
+        if r >= d {
+            q1 += 1;
+            r -= d;
+        }
+        (q1, r)
+    }
+
+    /// Quotient and remainder of a number given as four limbs, least significant first.
+    #[inline(always)]
+    fn div_rem_limbs(self, l: [u64; 4]) -> ([u64; 4], u64) {
+        let s = self.shift;
+        // Only the limbs up to the highest non-zero one take part.
+        let mut top = 3;
+        while top > 0 && l[top] == 0 {
+            top -= 1;
+        }
+        // The dividend shifted left by `s`, limb by limb; `(x >> 1) >> (63 - s)` is
+        // `x >> (64 - s)` without the undefined shift by 64 when `s = 0`.
+        let mut r = (l[top] >> 1) >> (63 - s);
+        let mut q = [0u64; 4];
+        let mut j = top + 1;
+        while j > 0 {
+            j -= 1;
+            let below = if j > 0 {
+                (l[j - 1] >> 1) >> (63 - s)
+            } else {
+                0
+            };
+            (q[j], r) = self.div_2by1(r, (l[j] << s) | below);
+        }
+        (q, r >> s)
+    }
+}
+
 impl U256 {
     /// Zero.
     pub const ZERO: U256 = U256 { hi: 0, lo: 0 };
@@ -157,6 +235,36 @@ impl U256 {
             256 - self.hi.leading_zeros()
         } else {
             128 - self.lo.leading_zeros()
+        }
+    }
+
+    /// `self << s` for `s < 256`, the bits shifted out dropped.
+    #[inline]
+    pub(crate) const fn shl(self, s: u32) -> U256 {
+        if s >= 128 {
+            U256 {
+                hi: self.lo << (s - 128),
+                lo: 0,
+            }
+        } else if s == 0 {
+            self
+        } else {
+            U256 {
+                hi: (self.hi << s) | (self.lo >> (128 - s)),
+                lo: self.lo << s,
+            }
+        }
+    }
+
+    /// The low 64 bits of `self >> s`, for `s < 256`.
+    #[inline]
+    pub(crate) const fn shr_low_u64(self, s: u32) -> u64 {
+        if s >= 128 {
+            (self.hi >> (s - 128)) as u64
+        } else if s == 0 {
+            self.lo as u64
+        } else {
+            ((self.lo >> s) | (self.hi << (128 - s))) as u64
         }
     }
 
@@ -218,6 +326,13 @@ impl U256 {
         (U256 { hi: qh, lo: ql }, r)
     }
 
+    /// Quotient and remainder of the division by a prepared divisor below `2^64`.
+    #[inline(always)]
+    pub(crate) fn div_rem_u64(self, d: Divisor64) -> (U256, u64) {
+        let (q, r) = d.div_rem_limbs(self.to_limbs());
+        (U256::from_limbs(q), r)
+    }
+
     /// The value as a [`BigUint`].
     pub fn to_biguint(self) -> BigUint {
         let l = self.to_limbs();
@@ -259,6 +374,37 @@ mod tests {
     }
 
     #[test]
+    fn prepared_divisors_at_the_edges() {
+        let xs = [
+            U256::ZERO,
+            U256::ONE,
+            U256::from_limbs([u64::MAX; 4]),
+            U256::from_limbs([0, 0, 0, 1]),
+            U256::from_limbs([u64::MAX, 0, u64::MAX, 0]),
+            U256::from_limbs([1, 2, 3, 4]),
+        ];
+        for d in [
+            1,
+            2,
+            3,
+            7,
+            3276,
+            1 << 32,
+            (1 << 63) - 1,
+            1 << 63,
+            (1 << 63) + 1,
+            u64::MAX,
+        ] {
+            let prepared = Divisor64::new(d);
+            for a in xs {
+                let (q, r) = a.div_rem_u64(prepared);
+                assert_eq!(big(q), big(a) / d, "{a} / {d}");
+                assert_eq!(BigUint::from(r), big(a) % d);
+            }
+        }
+    }
+
+    #[test]
     fn arithmetic_matches_biguint() {
         let mut s = 0x1234_5678_9abc_def0_u64;
         let mut next = || {
@@ -283,11 +429,28 @@ mod tests {
             let (q, r) = a.div_rem_u128(d);
             assert_eq!(big(q), big(a) / d, "{a} / {d}");
             assert_eq!(BigUint::from(r), big(a) % d);
+            let d64 = match i % 3 {
+                0 => (d as u64).max(1),
+                1 => (d >> (i % 64)) as u64 | 1,
+                _ => u64::MAX - (i as u64 % 3),
+            };
+            let prepared = Divisor64::new(d64);
+            assert_eq!(prepared.get(), d64);
+            let (q, r) = a.div_rem_u64(prepared);
+            assert_eq!(big(q), big(a) / d64, "{a} / {d64}");
+            assert_eq!(BigUint::from(r), big(a) % d64);
             match a.checked_mul_u128(d) {
                 Some(p) => assert_eq!(big(p), big(a) * d),
                 None => assert!(big(a) * d >= BigUint::from(1u8) << 256),
             }
             assert_eq!(U256::from_biguint(&big(a)), Some(a));
+            let s = (next() % 256) as u32;
+            let mask = (BigUint::from(1u8) << 256) - 1u8;
+            assert_eq!(big(a.shl(s)), (big(a) << s) & mask);
+            assert_eq!(
+                BigUint::from(a.shr_low_u64(s)),
+                (big(a) >> s) % (BigUint::from(1u8) << 64)
+            );
         }
     }
 }
