@@ -5,6 +5,8 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod perft;
+mod reach_exhaustive;
+mod reproduce;
 
 use shogi_core::{MiniShogi, PawnDropRule, Rules, Shogi};
 
@@ -41,6 +43,14 @@ enum Command {
         #[arg(long)]
         no_reply: bool,
     },
+    /// Both games at a scale that finishes in under 30 minutes on 2 cores (or the paper's,
+    /// with flags), then regenerate docs/RESULTS.md and the Figure 18 plots
+    /// (docs/figure18-*.svg) from the measured counts.
+    ReproducePaper(reproduce::ReproduceArgs),
+    /// Exhaustive cross-check on reduced material (SPEC §9): every candidate of `P_K`
+    /// through the backward search against a forward search from every KK position, plus
+    /// the KK mutual-reachability check of SPEC §7.
+    ReachExhaustive(reach_exhaustive::ReachExhaustiveArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +62,8 @@ fn main() -> ExitCode {
             game,
             no_reply,
         } => unmove_sweep(positions, seed, &game, no_reply),
+        Command::ReproducePaper(args) => reproduce::run_reproduce(args),
+        Command::ReachExhaustive(args) => reach_exhaustive::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,8 +5,10 @@ use shogi_core::{AnyPosition, Game, MiniShogi, Position, Rules, Shogi};
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod estimate_cmds;
 mod options;
 mod rank_cmds;
+mod reach_cmds;
 mod retro_cmds;
 use options::RuleArgs;
 
@@ -52,6 +54,10 @@ enum Command {
     Ranking(rank_cmds::RankCommand),
     #[command(flatten)]
     Retro(retro_cmds::RetroCommand),
+    #[command(flatten)]
+    Reach(reach_cmds::ReachCommand),
+    #[command(flatten)]
+    Estimate(estimate_cmds::EstimateCommand),
 }
 
 fn main() -> ExitCode {
@@ -69,6 +75,8 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Ranking(cmd) => rank_cmds::run(cmd),
         Command::Retro(cmd) => retro_cmds::run(cmd),
+        Command::Reach(cmd) => reach_cmds::run(cmd),
+        Command::Estimate(cmd) => estimate_cmds::run_command(cmd),
         Command::Perft {
             sfen,
             game,

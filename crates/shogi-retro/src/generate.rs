@@ -44,6 +44,51 @@ pub fn has_predecessor<G: Game>(pos: &Position<G>, rules: Rules) -> bool {
 pub fn for_each_unmove<G: Game, F: FnMut(Unmove) -> ControlFlow<()>>(
     pos: &Position<G>,
     rules: Rules,
+    f: F,
+) -> ControlFlow<()> {
+    for_each_unmove_of(pos, rules, UnmoveKinds::ALL, f)
+}
+
+/// Which unmoves [`for_each_unmove_of`] generates. Un-captures are most of a position's
+/// predecessors but the ones a search toward fewer pieces needs last, so a search can ask for
+/// them separately, only when it gets to them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UnmoveKinds {
+    /// Drops taken back.
+    pub drops: bool,
+    /// Board moves taken back that captured nothing.
+    pub quiet: bool,
+    /// Board moves taken back that captured (a piece of the side to move comes back).
+    pub captures: bool,
+}
+
+impl UnmoveKinds {
+    /// Every unmove.
+    pub const ALL: UnmoveKinds = UnmoveKinds {
+        drops: true,
+        quiet: true,
+        captures: true,
+    };
+    /// Un-drops and quiet un-moves: every predecessor with no more pieces on the board.
+    pub const NON_CAPTURES: UnmoveKinds = UnmoveKinds {
+        drops: true,
+        quiet: true,
+        captures: false,
+    };
+    /// Un-captures only.
+    pub const CAPTURES: UnmoveKinds = UnmoveKinds {
+        drops: false,
+        quiet: false,
+        captures: true,
+    };
+}
+
+/// [`for_each_unmove`] restricted to the unmoves selected by `kinds`, in the same order:
+/// the union over a partition of [`UnmoveKinds`] is exactly `Prev1(pos)`.
+pub fn for_each_unmove_of<G: Game, F: FnMut(Unmove) -> ControlFlow<()>>(
+    pos: &Position<G>,
+    rules: Rules,
+    kinds: UnmoveKinds,
     mut f: F,
 ) -> ControlFlow<()> {
     let t = G::tables();
@@ -105,7 +150,7 @@ pub fn for_each_unmove<G: Game, F: FnMut(Unmove) -> ControlFlow<()>>(
         };
         let quiet = checkers.without(to).is_empty() && !screens.has(to);
         // Un-drops.
-        if !kind.is_promoted() && kind != PieceKind::King {
+        if kinds.drops && !kind.is_promoted() && kind != PieceKind::King {
             let mut ok = !s_attacked(occ.without(to), None, to, quiet);
             if ok && kind == PieceKind::Pawn {
                 let checks = ks.is_some_and(|k| step_attacks::<G>(o, PieceKind::Pawn, to).has(k));
@@ -118,6 +163,9 @@ pub fn for_each_unmove<G: Game, F: FnMut(Unmove) -> ControlFlow<()>>(
             if ok {
                 f(Unmove::Drop { kind, to })?;
             }
+        }
+        if !(kinds.quiet || kinds.captures) {
+            continue;
         }
         // Un-moves: as the same kind, or as its unpromoted form with a promotion.
         for promote in [false, true] {
@@ -149,7 +197,8 @@ pub fn for_each_unmove<G: Game, F: FnMut(Unmove) -> ControlFlow<()>>(
             for from in origins {
                 let occ_from = occ.with(from);
                 // No capture: `to` was empty.
-                if !s_attacked(occ_from.without(to), Some((piece, from)), to, quiet) {
+                if kinds.quiet && !s_attacked(occ_from.without(to), Some((piece, from)), to, quiet)
+                {
                     f(Unmove::Normal {
                         from,
                         to,
@@ -159,7 +208,10 @@ pub fn for_each_unmove<G: Game, F: FnMut(Unmove) -> ControlFlow<()>>(
                     })?;
                 }
                 // Captures: restore a piece of S of every kind O holds, promoted or not.
-                if o_hand.is_empty() || s_attacked(occ_from, Some((piece, from)), to, quiet) {
+                if !kinds.captures
+                    || o_hand.is_empty()
+                    || s_attacked(occ_from, Some((piece, from)), to, quiet)
+                {
                     continue;
                 }
                 for base in o_hand.kinds() {

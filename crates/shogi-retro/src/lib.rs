@@ -5,7 +5,10 @@ mod generate;
 pub mod sweep;
 mod unmove;
 
-pub use generate::{count_unmoves, for_each_unmove, has_predecessor, unmoves, UnmoveList};
+pub use generate::{
+    count_unmoves, for_each_unmove, for_each_unmove_of, has_predecessor, unmoves, UnmoveKinds,
+    UnmoveList,
+};
 pub use unmove::{predecessor, redo, undo, Unmove, UnmoveParseError};
 
 use shogi_core::{Game, Position, Rules};

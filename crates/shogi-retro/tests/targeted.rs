@@ -550,3 +550,58 @@ fn paper_example_games_every_ply_has_its_predecessor() {
     );
     assert_eq!(p.occupied().count(), 2);
 }
+
+/// The three selectable unmove kinds partition the full set, in the full set's order.
+fn assert_kinds_partition<G: Game>(positions: usize, seed: u64) {
+    use core::ops::ControlFlow;
+    use shogi_retro::{for_each_unmove_of, sweep::random_start, sweep::SplitMix, UnmoveKinds};
+    let mut rng = SplitMix(seed);
+    let collect = |p: &Position<G>, kinds: UnmoveKinds| {
+        let mut v = Vec::new();
+        let _ = for_each_unmove_of(p, Rules::default(), kinds, |u| {
+            v.push(u);
+            ControlFlow::Continue(())
+        });
+        v
+    };
+    let only = |drops, quiet, captures| UnmoveKinds {
+        drops,
+        quiet,
+        captures,
+    };
+    let mut captures_seen = 0;
+    for _ in 0..positions {
+        let p = random_start::<G>(&mut rng);
+        let mut all = UnmoveList::new();
+        unmoves(&p, Rules::default(), &mut all);
+        let drops = collect(&p, only(true, false, false));
+        let quiet = collect(&p, only(false, true, false));
+        let caps = collect(&p, UnmoveKinds::CAPTURES);
+        assert!(drops.iter().all(|u| matches!(u, Unmove::Drop { .. })));
+        assert!(quiet
+            .iter()
+            .all(|u| matches!(u, Unmove::Normal { captured: None, .. })));
+        assert!(caps.iter().all(|u| matches!(
+            u,
+            Unmove::Normal {
+                captured: Some(_),
+                ..
+            }
+        )));
+        captures_seen += caps.len();
+        let non_caps = collect(&p, UnmoveKinds::NON_CAPTURES);
+        let mut union: Vec<Unmove> = non_caps.iter().chain(&caps).copied().collect();
+        let mut expected = all.clone();
+        assert_eq!(non_caps.len(), drops.len() + quiet.len());
+        union.sort();
+        expected.sort();
+        assert_eq!(union, expected, "{}", p.to_sfen());
+    }
+    assert!(captures_seen > 0, "the sample exercised un-captures");
+}
+
+#[test]
+fn unmove_kinds_partition_the_predecessors() {
+    assert_kinds_partition::<Shogi>(2000, 11);
+    assert_kinds_partition::<MiniShogi>(2000, 12);
+}

@@ -20,3 +20,31 @@ pub fn run(args: &[&str]) -> (bool, String, String) {
         String::from_utf8_lossy(&out.stderr).trim().to_string(),
     )
 }
+
+/// Runs `shogi-count` with `args` and `input` on standard input: (success, trimmed
+/// standard output, trimmed standard error).
+pub fn run_with_stdin(args: &[&str], input: &str) -> (bool, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shogi-count"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Write from another thread: a large input could otherwise fill the pipe while the
+    // child waits for us to read its output.
+    let mut stdin = child.stdin.take().expect("piped");
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("the binary runs");
+    // A write error only means the child exited without reading everything, which the
+    // caller's checks on its output and status catch.
+    let _ = writer.join().expect("the writer thread");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).trim().to_string(),
+        String::from_utf8_lossy(&out.stderr).trim().to_string(),
+    )
+}

@@ -1,0 +1,235 @@
+//! `shogi-count estimate` and `merge`: the JSON report's contract, thread-count
+//! independence, shards and merge, resume and the refusal of bad files.
+
+mod common;
+use common::run;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// The counter fields of the JSON report (everything but timings).
+const COUNTERS: [&str; 9] = [
+    "samples",
+    "passed_mirror",
+    "passed_placement",
+    "passed_check",
+    "reachable",
+    "unreachable",
+    "unknown",
+    "symmetric_reachable",
+    "unreachable_depths",
+];
+
+fn json(args: &[&str]) -> Value {
+    let (ok, out, err) = run(args);
+    assert!(ok, "{args:?} failed: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+/// `estimate --game mini --samples N --seed S -q` followed by `extra`.
+fn mini(samples: u64, seed: u64, extra: &[&str]) -> (bool, String, String) {
+    let (n, s) = (samples.to_string(), seed.to_string());
+    let args = [
+        &[
+            "estimate",
+            "--game",
+            "mini",
+            "--samples",
+            &n,
+            "--seed",
+            &s,
+            "-q",
+        ][..],
+        extra,
+    ]
+    .concat();
+    run(&args)
+}
+
+/// [`mini`] with `--json`, parsed.
+fn mini_json(samples: u64, seed: u64, extra: &[&str]) -> Value {
+    let (ok, out, err) = mini(samples, seed, &[extra, &["--json"]].concat());
+    assert!(ok, "{err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+fn counters(v: &Value) -> Vec<Value> {
+    COUNTERS.iter().map(|k| v[k].clone()).collect()
+}
+
+fn dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("shogi-count-estimate-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn json_report_has_the_contract_fields() {
+    let v = mini_json(20_000, 1, &[]);
+    for k in COUNTERS {
+        assert!(!v[k].is_null(), "missing {k}");
+    }
+    // The first seven are the integer fields of the contract.
+    for k in &COUNTERS[..7] {
+        assert!(v[*k].is_u64(), "{k} is an integer");
+    }
+    assert_eq!(v["samples"], 20000);
+    for k in [
+        "estimate",
+        "estimate_lo",
+        "estimate_hi",
+        "wilson_lo",
+        "wilson_hi",
+    ] {
+        let s = v[k].as_str().unwrap_or_else(|| panic!("{k} is a string"));
+        let x: f64 = s
+            .parse()
+            .unwrap_or_else(|_| panic!("{k} = {s} is a number"));
+        assert!(x > 1e17 && x < 1e19, "{k} = {s}");
+    }
+    let lo: f64 = v["estimate_lo"].as_str().unwrap().parse().unwrap();
+    let hi: f64 = v["estimate_hi"].as_str().unwrap().parse().unwrap();
+    let mid: f64 = v["estimate"].as_str().unwrap().parse().unwrap();
+    assert!(lo < mid && mid < hi);
+    let sum = ["reachable", "unreachable", "unknown"]
+        .iter()
+        .map(|k| v[k].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(sum, v["passed_check"].as_u64().unwrap());
+}
+
+#[test]
+fn text_report_sets_tables_beside_the_paper() {
+    let (ok, out, err) = run(&["estimate", "--samples", "30000", "--threads", "1"]);
+    assert!(ok, "{err}");
+    for needle in [
+        "Table 1",
+        "pass mirror",
+        "pass piece placement",
+        "pass opponent king not in check",
+        "reachable (search succeeded)",
+        "5,000,000,000",
+        "mirror images identified",
+        "mirror images distinct",
+        "Table 2",
+        "18,488,938",
+    ] {
+        assert!(out.contains(needle), "no `{needle}` in\n{out}");
+    }
+}
+
+#[test]
+fn threads_do_not_change_the_counters() {
+    let one = mini_json(30_000, 4, &["--threads", "1"]);
+    let two = mini_json(30_000, 4, &["--threads", "2"]);
+    assert_eq!(counters(&one), counters(&two));
+    let other = mini_json(30_000, 5, &[]);
+    assert_ne!(counters(&one), counters(&other));
+}
+
+#[test]
+fn merged_shards_equal_the_single_run() {
+    let d = dir().join("shards");
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let single = mini_json(25_000, 8, &[]);
+    let mut files = Vec::new();
+    for k in 0..3 {
+        let f = d
+            .join(format!("shard-{k}.json"))
+            .to_str()
+            .unwrap()
+            .to_string();
+        let (ok, _, err) = mini(25_000, 8, &["--shard", &format!("{k}/3"), "--out", &f]);
+        assert!(ok, "{err}");
+        files.push(f);
+    }
+    let mut args = vec!["merge", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let merged = json(&args);
+    assert_eq!(counters(&merged), counters(&single));
+    assert_eq!(merged["shard"], "0/1");
+    // The same shard twice is refused.
+    let (ok, _, err) = run(&["merge", &files[0], &files[1], &files[0]]);
+    assert!(!ok);
+    assert!(err.contains("appears twice"), "{err}");
+    // An existing --out is not overwritten without --resume.
+    let (ok, _, err) = mini(25_000, 8, &["--shard", "0/3", "--out", &files[0]]);
+    assert!(!ok);
+    assert!(err.contains("--resume"), "{err}");
+    // Resuming a complete run with other settings is refused, naming the setting.
+    let (ok, _, err) = mini(
+        25_000,
+        9,
+        &["--shard", "0/3", "--out", &files[0], "--resume"],
+    );
+    assert!(!ok);
+    assert!(err.contains("seed"), "{err}");
+    // Resuming a complete run with the same settings just reports it again.
+    let again = mini_json(
+        25_000,
+        8,
+        &["--shard", "0/3", "--out", &files[0], "--resume"],
+    );
+    assert_eq!(again["samples"], 25000 / 3);
+}
+
+#[test]
+fn corrupt_files_and_bad_arguments_are_clear_errors() {
+    let d = dir();
+    let bad = d.join("corrupt.json");
+    std::fs::write(&bad, "{ not json").unwrap();
+    let (ok, _, err) = run(&["merge", bad.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        err.starts_with("shogi-count: ") && err.contains("corrupt.json"),
+        "{err}"
+    );
+    let (ok, _, err) = run(&[
+        "estimate",
+        "--samples",
+        "10",
+        "--out",
+        bad.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("not a valid estimate state file"), "{err}");
+    let (ok, _, err) = run(&["estimate", "--shard", "4/4", "--samples", "10"]);
+    assert!(!ok);
+    assert!(err.contains("0 to 3"), "{err}");
+    let (ok, _, err) = run(&["estimate", "--threads", "0", "--samples", "10"]);
+    assert!(!ok);
+    assert!(err.contains("at least 1"), "{err}");
+    let (ok, _, err) = run(&["merge", d.join("nope.json").to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("nope.json"), "{err}");
+}
+
+#[test]
+fn slurm_cpus_per_task_sets_the_threads_capped_by_the_cores() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = |value: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_shogi-count"))
+            .args([
+                "estimate",
+                "--game",
+                "mini",
+                "--samples",
+                "1000",
+                "--json",
+                "-q",
+            ])
+            .env("SLURM_CPUS_PER_TASK", value)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["threads"].as_u64().unwrap() as usize
+    };
+    assert_eq!(threads("1"), 1);
+    assert_eq!(threads("4096"), cores);
+}

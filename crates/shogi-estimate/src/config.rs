@@ -1,0 +1,213 @@
+//! What a run is: the game, the material, the seed, the number of samples, the shard and the
+//! search settings. Two runs with equal configurations produce equal counters.
+
+use serde::{Deserialize, Serialize};
+use shogi_core::{Game, Material, MiniShogi, PawnDropRule, Rules, Shogi};
+use shogi_reach::{Limits, SearchConfig, Weights};
+
+/// The game a run samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameId {
+    /// 9x9 Shogi.
+    Shogi,
+    /// 5x5 Mini Shogi.
+    Mini,
+}
+
+impl GameId {
+    /// The name used on the command line and in files (`shogi`, `mini`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GameId::Shogi => Shogi::NAME,
+            GameId::Mini => MiniShogi::NAME,
+        }
+    }
+
+    /// The game named `name` (`shogi` or `mini`).
+    pub fn from_name(name: &str) -> Option<GameId> {
+        match name {
+            "shogi" => Some(GameId::Shogi),
+            "mini" => Some(GameId::Mini),
+            _ => None,
+        }
+    }
+
+    /// The game's standard material.
+    pub fn material(self) -> Material {
+        match self {
+            GameId::Shogi => Shogi::MATERIAL,
+            GameId::Mini => MiniShogi::MATERIAL,
+        }
+    }
+}
+
+impl core::fmt::Display for GameId {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Slice `index` (counted from 0) of `count` disjoint, contiguous slices of the sample
+/// indices `0..samples`; together the slices cover every index exactly once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which slice, from 0 to `count - 1`.
+    pub index: u64,
+    /// How many slices.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole run as one slice.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Reads `K/N` (`0 <= K < N`).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let (k, n) = text
+            .split_once('/')
+            .ok_or_else(|| format!("shard `{text}` is not of the form K/N"))?;
+        let k: u64 = k
+            .trim()
+            .parse()
+            .map_err(|_| format!("shard index `{k}` is not a number"))?;
+        let n: u64 = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("shard count `{n}` is not a number"))?;
+        if n == 0 {
+            return Err("the shard count must be at least 1".into());
+        }
+        if k >= n {
+            return Err(format!(
+                "shard index {k} is out of range: shards are numbered 0 to {} (K/N with K < N)",
+                n - 1
+            ));
+        }
+        Ok(Shard { index: k, count: n })
+    }
+
+    /// The sample indices of this slice of a run of `samples` samples.
+    pub fn range(self, samples: u64) -> core::ops::Range<u64> {
+        let at = |k: u64| (u128::from(samples) * u128::from(k) / u128::from(self.count)) as u64;
+        at(self.index)..at(self.index + 1)
+    }
+}
+
+impl core::fmt::Display for Shard {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The drop-pawn-mate reading (SPEC §2), as written in files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PawnDrop {
+    /// Only a pawn drop that checkmates is illegal (the usual rule, the default).
+    Mate,
+    /// Any pawn drop that leaves no legal reply is illegal.
+    NoReply,
+}
+
+/// Everything that determines a run's counters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunConfig {
+    /// The game.
+    pub game: GameId,
+    /// Pieces per basic kind (`Material` order: P L N S G B R K); the game's standard set
+    /// unless a reduced-material run.
+    pub material: [u8; 8],
+    /// The seed: sample `i` is the same position for the same seed on any machine.
+    pub seed: u64,
+    /// Samples in the whole run (all shards together).
+    pub samples: u64,
+    /// The slice of the sample indices this run covers.
+    pub shard: Shard,
+    /// The heuristic weights `a, b, c`.
+    pub weights: [u16; 3],
+    /// The search's node limit, if any (a search that hits it is `unknown`).
+    pub max_expanded: Option<u64>,
+    /// The search's memory limit in stored nodes, if any.
+    pub max_nodes: Option<u64>,
+    /// The drop-pawn-mate reading.
+    pub pawn_drop: PawnDrop,
+    /// Whether the search defers un-captures (changes node counts, never verdicts).
+    pub lazy_captures: bool,
+    /// Reachable samples with an index below this keep their path length and expanded
+    /// node count for the paper's Figure 18.
+    pub figure_samples: u64,
+}
+
+impl RunConfig {
+    /// The default run of `game`: standard material, seed 1, the paper's search, no limits,
+    /// one shard.
+    pub fn new(game: GameId, samples: u64) -> RunConfig {
+        let search = SearchConfig::default();
+        RunConfig {
+            game,
+            material: game.material().0,
+            seed: 1,
+            samples,
+            shard: Shard::WHOLE,
+            weights: [search.weights.a, search.weights.b, search.weights.c],
+            max_expanded: None,
+            max_nodes: None,
+            pawn_drop: PawnDrop::Mate,
+            lazy_captures: true,
+            figure_samples: 1_000_000,
+        }
+    }
+
+    /// The search configuration.
+    pub fn search_config(&self) -> SearchConfig {
+        SearchConfig {
+            weights: Weights {
+                a: self.weights[0],
+                b: self.weights[1],
+                c: self.weights[2],
+            },
+            limits: Limits {
+                max_expanded: self.max_expanded,
+                max_nodes: self.max_nodes.map(|n| n.min(usize::MAX as u64) as usize),
+            },
+            rules: Rules {
+                pawn_drop: match self.pawn_drop {
+                    PawnDrop::Mate => PawnDropRule::MateOnly,
+                    PawnDrop::NoReply => PawnDropRule::NoLegalReply,
+                },
+            },
+            lazy_captures: self.lazy_captures,
+        }
+    }
+
+    /// The material as a [`Material`].
+    pub fn material(&self) -> Material {
+        Material(self.material)
+    }
+
+    /// The sample indices this run covers.
+    pub fn range(&self) -> core::ops::Range<u64> {
+        self.shard.range(self.samples)
+    }
+
+    /// The first setting (other than the shard index when `ignore_shard_index`) in which
+    /// `other` differs from `self`, named with both values; `None` when they agree.
+    pub fn difference(&self, other: &RunConfig, ignore_shard_index: bool) -> Option<String> {
+        let a = serde_json::to_value(self).expect("a config serialises");
+        let b = serde_json::to_value(other).expect("a config serialises");
+        let (a, b) = (a.as_object()?, b.as_object()?);
+        for (name, va) in a {
+            let vb = &b[name];
+            let same = if name == "shard" && ignore_shard_index {
+                va["count"] == vb["count"]
+            } else {
+                va == vb
+            };
+            if !same {
+                return Some(format!("{name} is {va} in one and {vb} in the other"));
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,22 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+
+mod config;
+mod counters;
+mod paper;
+mod pipeline;
+mod report;
+mod run;
+mod stats;
+
+pub use config::{GameId, PawnDrop, RunConfig, Shard};
+pub use counters::{Counters, FigurePoint, SampleOutcome};
+pub use paper::{paper, z_score, Paper};
+pub use pipeline::evaluate;
+pub use report::{
+    grouped, interval_text, percent, report_json, report_text, space_size, table1_rows,
+};
+pub use run::{
+    merge, run, thread_count, EstimateError, Merged, RunEnd, RunOptions, RunState, FORMAT,
+};
+pub use stats::{sci, wilson, Estimate, Interval, Z};

@@ -1,0 +1,296 @@
+//! The final report: Table 1 and Table 2 beside the paper's, the estimates, as text or JSON.
+
+use crate::config::{GameId, RunConfig};
+use crate::counters::Counters;
+use crate::paper::{paper, z_score};
+use crate::run::EstimateError;
+use crate::stats::{sci, Estimate, Interval};
+use num_bigint::BigUint;
+use serde_json::{json, Value};
+use shogi_core::{MiniShogi, Shogi};
+use std::fmt::Write;
+
+/// `|P_K|` for the run's game and material.
+pub fn space_size(config: &RunConfig) -> Result<BigUint, EstimateError> {
+    let m = config.material();
+    let r = match config.game {
+        GameId::Shogi => shogi_rank::count::<Shogi>(&m),
+        GameId::Mini => shogi_rank::count::<MiniShogi>(&m),
+    };
+    r.map_err(|e| EstimateError::Config(format!("material {:?}: {e}", m.0)))
+}
+
+/// `n` with thousands separators (`5,000,000,000`).
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    // Groups of three counted from the right; the first group may be shorter.
+    let groups: Vec<&str> = digits
+        .as_bytes()
+        .rchunks(3)
+        .rev()
+        .map(|g| std::str::from_utf8(g).expect("decimal digits are ASCII"))
+        .collect();
+    groups.join(",")
+}
+
+/// `k / n` as a percentage with `decimals` decimals, or `-` when `n` is 0.
+pub fn percent(k: u64, n: u64, decimals: usize) -> String {
+    if n == 0 {
+        "-".into()
+    } else {
+        format!("{:.*}%", decimals, 100.0 * k as f64 / n as f64)
+    }
+}
+
+/// An interval as `[lo, hi]` with 5 significant digits.
+pub fn interval_text(i: Interval) -> String {
+    format!("[{}, {}]", sci(i.lo, 5), sci(i.hi, 5))
+}
+
+/// The rows of Table 1: stage name, survivors in `c`, survivors in the paper.
+pub fn table1_rows(c: &Counters, game: GameId) -> [(&'static str, u64, u64); 5] {
+    let p = paper(game).stages();
+    [
+        ("samples drawn", c.samples, p[0]),
+        ("pass mirror canonicalization", c.passed_mirror, p[1]),
+        ("pass piece placement", c.passed_placement, p[2]),
+        ("pass opponent king not in check", c.passed_check, p[3]),
+        ("reachable (search succeeded)", c.reachable, p[4]),
+    ]
+}
+
+/// Whether the run is comparable with the paper (standard material, the paper's search).
+fn comparable(config: &RunConfig) -> bool {
+    config.material == config.game.material().0
+}
+
+/// The report as text: a header line, Table 1 with z-scores against the paper, the
+/// estimates with their 3σ intervals, and Table 2.
+pub fn report_text(
+    config: &RunConfig,
+    c: &Counters,
+    elapsed_seconds: f64,
+    threads: usize,
+) -> Result<String, EstimateError> {
+    let space = space_size(config)?;
+    let e = Estimate::new(c, &space);
+    let p = paper(config.game);
+    let cmp = comparable(config);
+    let mut s = String::new();
+    let rate = c.samples as f64 / elapsed_seconds.max(1e-9);
+    let _ = writeln!(
+        s,
+        "{} samples of {} (seed {}, shard {}), {:.1} s, {} samples/s on {} thread{}",
+        grouped(c.samples),
+        config.game,
+        config.seed,
+        config.shard,
+        elapsed_seconds,
+        grouped(rate as u64),
+        threads,
+        if threads == 1 { "" } else { "s" },
+    );
+    let _ = writeln!(s, "|P_K| = {space}");
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "{:<32} {:>15} {:>9}   {:>15} {:>9}   {:>6}",
+        "Table 1", "this run", "rate", "paper", "rate", "z"
+    );
+    let rows = table1_rows(c, config.game);
+    for (i, &(name, ours, theirs)) in rows.iter().enumerate() {
+        let (rate, prate, z) = if i == 0 {
+            (String::new(), String::new(), String::new())
+        } else {
+            let (n, n0) = (rows[i - 1].1, rows[i - 1].2);
+            (
+                percent(ours, n, 3),
+                percent(theirs, n0, 3),
+                format!("{:+.2}", z_score(ours, n, theirs, n0)),
+            )
+        };
+        if cmp {
+            let _ = writeln!(
+                s,
+                "{name:<32} {:>15} {rate:>9}   {:>15} {prate:>9}   {z:>6}",
+                grouped(ours),
+                grouped(theirs)
+            );
+        } else {
+            let _ = writeln!(s, "{name:<32} {:>15} {rate:>9}", grouped(ours));
+        }
+    }
+    let _ = writeln!(
+        s,
+        "{:<32} {:>15}\n{:<32} {:>15}",
+        "unreachable",
+        grouped(c.unreachable),
+        "unknown (search limit)",
+        grouped(c.unknown)
+    );
+    let _ = writeln!(
+        s,
+        "(rates are of the previous row; z = (rate - paper rate) / standard error)"
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "reachable fraction  p = {} ± {} (1σ); 3σ {}; Wilson {}",
+        sci(e.p, 5),
+        sci(e.sigma, 2),
+        interval_text(e.p_normal),
+        interval_text(e.p_wilson)
+    );
+    let _ = writeln!(
+        s,
+        "reachable positions, mirror images identified: {}",
+        sci(e.positions, 5)
+    );
+    let _ = writeln!(
+        s,
+        "    3σ {}; Wilson {}",
+        interval_text(e.positions_normal),
+        interval_text(e.positions_wilson)
+    );
+    if cmp {
+        let _ = writeln!(
+            s,
+            "    paper {} ({})",
+            interval_text(p.positions),
+            if e.positions_normal.overlaps(&p.positions) {
+                "overlaps"
+            } else {
+                "DOES NOT overlap"
+            }
+        );
+    }
+    let _ = writeln!(
+        s,
+        "reachable positions, mirror images distinct: {}, 3σ {}",
+        sci(e.positions_distinct, 5),
+        interval_text(e.positions_distinct_normal)
+    );
+    if let Some(b) = e.unknown_bounds {
+        let _ = writeln!(
+            s,
+            "with the {} unknown searches all unreachable / all reachable: {}",
+            grouped(c.unknown),
+            interval_text(b)
+        );
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "{:<32} {:>15}   {:>15}",
+        "Table 2: max plies back", "this run", "paper"
+    );
+    let rows = c.unreachable_depths.len().max(p.unreachable_depths.len());
+    for d in 0..rows {
+        let ours = c.unreachable_depths.get(d).copied().unwrap_or(0);
+        let theirs = p.unreachable_depths.get(d).copied().unwrap_or(0);
+        if cmp {
+            let _ = writeln!(s, "{d:<32} {:>15}   {:>15}", grouped(ours), grouped(theirs));
+        } else {
+            let _ = writeln!(s, "{d:<32} {:>15}", grouped(ours));
+        }
+    }
+    if c.reachable > 0 {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "search: {:.1} nodes expanded per reachable sample, {:.1} per searched sample",
+            c.expanded_reachable as f64 / c.reachable as f64,
+            c.expanded as f64 / c.passed_check.max(1) as f64
+        );
+    }
+    Ok(s)
+}
+
+/// The report as one JSON object: the counters as integers, the estimates and interval
+/// bounds as decimal strings (6 significant digits; `estimate_exact` in full), the paper's
+/// figures and the z-scores of each stage rate.
+pub fn report_json(
+    config: &RunConfig,
+    c: &Counters,
+    elapsed_seconds: f64,
+    threads: usize,
+) -> Result<Value, EstimateError> {
+    let space = space_size(config)?;
+    let e = Estimate::new(c, &space);
+    let d = |x: f64| sci(x, 6);
+    let rows = table1_rows(c, config.game);
+    let z: Vec<Value> = (1..rows.len())
+        .map(|i| {
+            json!({
+                "stage": rows[i].0,
+                "z": z_score(rows[i].1, rows[i - 1].1, rows[i].2, rows[i - 1].2),
+            })
+        })
+        .collect();
+    let p = paper(config.game);
+    Ok(json!({
+        "game": config.game.name(),
+        "material": config.material,
+        "seed": config.seed,
+        "shard": config.shard.to_string(),
+        "samples": c.samples,
+        "passed_mirror": c.passed_mirror,
+        "passed_placement": c.passed_placement,
+        "passed_check": c.passed_check,
+        "reachable": c.reachable,
+        "unreachable": c.unreachable,
+        "unknown": c.unknown,
+        "symmetric_reachable": c.symmetric_reachable,
+        "unreachable_depths": c.unreachable_depths,
+        "space": space.to_string(),
+        "p_hat": d(e.p),
+        "p_sigma": d(e.sigma),
+        "estimate": d(e.positions),
+        "estimate_exact": e.positions_exact,
+        "estimate_lo": d(e.positions_normal.lo),
+        "estimate_hi": d(e.positions_normal.hi),
+        "wilson_lo": d(e.positions_wilson.lo),
+        "wilson_hi": d(e.positions_wilson.hi),
+        "estimate_distinct": d(e.positions_distinct),
+        "estimate_distinct_lo": d(e.positions_distinct_normal.lo),
+        "estimate_distinct_hi": d(e.positions_distinct_normal.hi),
+        "unknown_lo": e.unknown_bounds.map(|b| d(b.lo)),
+        "unknown_hi": e.unknown_bounds.map(|b| d(b.hi)),
+        "z_scores": if comparable(config) { Value::Array(z) } else { Value::Null },
+        "paper": if comparable(config) {
+            json!({
+                "samples": p.samples,
+                "passed_mirror": p.passed_mirror,
+                "passed_placement": p.passed_placement,
+                "passed_check": p.passed_check,
+                "reachable": p.reachable,
+                "unreachable_depths": p.unreachable_depths,
+                "estimate_lo": d(p.positions.lo),
+                "estimate_hi": d(p.positions.hi),
+            })
+        } else {
+            Value::Null
+        },
+        "expanded": c.expanded,
+        "expanded_reachable": c.expanded_reachable,
+        "generated": c.generated,
+        "elapsed_seconds": elapsed_seconds,
+        "threads": threads,
+        "samples_per_second": c.samples as f64 / elapsed_seconds.max(1e-9),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_000), "1,000");
+        assert_eq!(grouped(5_000_000_000), "5,000,000,000");
+        assert_eq!(percent(1, 3, 2), "33.33%");
+        assert_eq!(percent(1, 0, 2), "-");
+    }
+}

@@ -1,0 +1,133 @@
+//! The statistics of SPEC §8: the reachable fraction, its 3σ normal and Wilson intervals,
+//! and the number of reachable positions under both definitions.
+
+use crate::counters::Counters;
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+use serde::Serialize;
+
+/// The width of every interval, in standard errors (the paper's 3σ).
+pub const Z: f64 = 3.0;
+
+/// A closed interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Interval {
+    /// Lower end.
+    pub lo: f64,
+    /// Upper end.
+    pub hi: f64,
+}
+
+impl Interval {
+    fn scaled(self, k: f64) -> Interval {
+        Interval {
+            lo: self.lo * k,
+            hi: self.hi * k,
+        }
+    }
+
+    /// Whether two intervals share a point.
+    pub fn overlaps(&self, other: &Interval) -> bool {
+        self.lo <= other.hi && other.lo <= self.hi
+    }
+}
+
+/// The estimate from a set of counters and the exact size of the candidate space.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// `|P_K|`.
+    pub space: f64,
+    /// Reachable fraction `p̂ = reachable / samples`.
+    pub p: f64,
+    /// Its standard error `sqrt(p̂(1-p̂)/n)`.
+    pub sigma: f64,
+    /// `p̂ ± 3σ`.
+    pub p_normal: Interval,
+    /// The Wilson score interval at `z = 3`.
+    pub p_wilson: Interval,
+    /// `p̂ |P_K|`: reachable positions, mirror images identified (the paper's headline).
+    pub positions: f64,
+    /// Its 3σ normal interval.
+    pub positions_normal: Interval,
+    /// Its Wilson interval.
+    pub positions_wilson: Interval,
+    /// `p̂ |P_K|` computed exactly (floor), as a decimal integer.
+    pub positions_exact: String,
+    /// Reachable positions with mirror images counted as distinct.
+    pub positions_distinct: f64,
+    /// Its 3σ normal interval.
+    pub positions_distinct_normal: Interval,
+    /// When some searches were `unknown`: the estimate with all of them unreachable (`lo`)
+    /// and all of them reachable (`hi`).
+    pub unknown_bounds: Option<Interval>,
+}
+
+/// `[lo, hi]` of the Wilson score interval for `k` successes in `n` trials at `z`.
+pub fn wilson(k: u64, n: u64, z: f64) -> Interval {
+    if n == 0 {
+        return Interval { lo: 0.0, hi: 1.0 };
+    }
+    let n = n as f64;
+    let p = k as f64 / n;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    Interval {
+        lo: (centre - half).max(0.0),
+        hi: (centre + half).min(1.0),
+    }
+}
+
+impl Estimate {
+    /// The estimate for `counters` in a candidate space of `space` positions.
+    pub fn new(counters: &Counters, space: &BigUint) -> Estimate {
+        let n = counters.samples;
+        let nf = (n as f64).max(1.0);
+        let r = counters.reachable;
+        let p = r as f64 / nf;
+        let sigma = (p * (1.0 - p) / nf).sqrt();
+        let size = space.to_f64().unwrap_or(f64::INFINITY);
+        let p_normal = Interval {
+            lo: p - Z * sigma,
+            hi: p + Z * sigma,
+        };
+        let p_wilson = wilson(r, n, Z);
+        // Mirror images distinct: a reachable sample counts 2, or 1 if its board is its own
+        // mirror image; the variance is that of this 0/1/2-valued variable.
+        let s = counters.symmetric_reachable;
+        let mean = (2 * r - s) as f64 / nf;
+        let square = (4 * (r - s) + s) as f64 / nf;
+        let sigma_d = ((square - mean * mean).max(0.0) / nf).sqrt();
+        let exact = if n == 0 {
+            BigUint::default()
+        } else {
+            space * BigUint::from(r) / BigUint::from(n)
+        };
+        Estimate {
+            space: size,
+            p,
+            sigma,
+            p_normal,
+            p_wilson,
+            positions: p * size,
+            positions_normal: p_normal.scaled(size),
+            positions_wilson: p_wilson.scaled(size),
+            positions_exact: exact.to_string(),
+            positions_distinct: mean * size,
+            positions_distinct_normal: Interval {
+                lo: (mean - Z * sigma_d) * size,
+                hi: (mean + Z * sigma_d) * size,
+            },
+            unknown_bounds: (counters.unknown > 0).then(|| Interval {
+                lo: p * size,
+                hi: (r + counters.unknown) as f64 / nf * size,
+            }),
+        }
+    }
+}
+
+/// `x` in scientific notation with `digits` significant digits, as in the reports
+/// (`6.5500e68`).
+pub fn sci(x: f64, digits: usize) -> String {
+    format!("{:.*e}", digits.saturating_sub(1), x)
+}

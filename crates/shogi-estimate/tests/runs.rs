@@ -1,0 +1,212 @@
+//! Runs are reproducible: the counters depend on the configuration only, not on threads,
+//! batches, interruptions or shards; bad state files are refused with a clear error.
+
+use core::ops::ControlFlow;
+use shogi_estimate::{
+    merge, run, EstimateError, GameId, RunConfig, RunEnd, RunOptions, RunState, Shard,
+};
+use std::path::{Path, PathBuf};
+
+fn config(game: GameId, samples: u64, seed: u64) -> RunConfig {
+    let mut c = RunConfig::new(game, samples);
+    c.seed = seed;
+    c.figure_samples = samples / 2;
+    c
+}
+
+fn options(threads: usize, batch: u64) -> RunOptions {
+    let mut o = RunOptions::new(threads);
+    o.batch = batch;
+    o
+}
+
+fn complete(config: RunConfig, opts: &RunOptions) -> RunState {
+    let mut s = RunState::new(config);
+    assert_eq!(
+        run(&mut s, opts, |_| ControlFlow::Continue(())).unwrap(),
+        RunEnd::Complete
+    );
+    s
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("shogi-estimate-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+#[test]
+fn counters_do_not_depend_on_threads_or_batches() {
+    for game in [GameId::Mini, GameId::Shogi] {
+        let n = if game == GameId::Mini { 30_000 } else { 60_000 };
+        let a = complete(config(game, n, 5), &options(1, 256));
+        let b = complete(config(game, n, 5), &options(2, 4096));
+        let c = complete(config(game, n, 5), &options(3, 1000));
+        assert_eq!(a.counters, b.counters);
+        assert_eq!(a.counters, c.counters);
+        assert_eq!(a.counters.samples, n);
+        assert!(a.counters.reachable > 0 && a.counters.unreachable > 0);
+        assert!(!a.counters.figure.is_empty());
+        a.counters.check().unwrap();
+        // Another seed gives other samples.
+        let d = complete(config(game, n, 6), &options(2, 4096));
+        assert_ne!(a.counters, d.counters);
+    }
+}
+
+#[test]
+fn resume_after_a_kill_counts_every_sample_once() {
+    let full = complete(config(GameId::Mini, 40_000, 9), &options(2, 2048));
+    // Kill after a pseudo-random number of batches, several times over, checkpointing after
+    // every batch or only now and then.
+    let mut x = 12345u64;
+    for every in [0, 3] {
+        let path = tmp(&format!("resume-{every}.json"));
+        let mut opts = options(2, 2048);
+        opts.checkpoint = Some(path.clone());
+        opts.checkpoint_every = std::time::Duration::from_millis(every);
+        let cfg = config(GameId::Mini, 40_000, 9);
+        let mut state = RunState::new(cfg.clone());
+        let mut kills = 0;
+        loop {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mut left = (x >> 33) % 6;
+            let end = run(&mut state, &opts, |_| {
+                if left == 0 {
+                    return ControlFlow::Break(());
+                }
+                left -= 1;
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+            if end == RunEnd::Complete {
+                break;
+            }
+            kills += 1;
+            // What was not checkpointed is lost, as in a kill; continue from the file, or
+            // from the start if no checkpoint was written yet.
+            state = if path.exists() {
+                RunState::resume(&path, &cfg).unwrap()
+            } else {
+                RunState::new(cfg.clone())
+            };
+        }
+        assert!(kills >= 2, "the test interrupted the run");
+        assert_eq!(state.counters, full.counters);
+        let saved = RunState::load(&path).unwrap();
+        assert!(saved.complete);
+        assert_eq!(saved.counters, full.counters);
+    }
+}
+
+#[test]
+fn merged_shards_equal_the_single_run() {
+    let single = complete(config(GameId::Mini, 50_000, 3), &options(2, 4096));
+    let mut files = Vec::new();
+    for k in [2, 0, 3, 1] {
+        let mut c = config(GameId::Mini, 50_000, 3);
+        c.shard = Shard { index: k, count: 4 };
+        let s = complete(c, &options(1, 1024));
+        let path = tmp(&format!("shard-{k}.json"));
+        s.save(&path).unwrap();
+        files.push((path.clone(), RunState::load(&path).unwrap()));
+    }
+    let merged = merge(&files).unwrap();
+    assert_eq!(merged.shards, vec![0, 1, 2, 3]);
+    assert_eq!(merged.counters, single.counters);
+    assert_eq!(merged.config, single.config);
+    // Overlapping, incomplete and foreign shards are refused.
+    let twice = vec![files[0].clone(), files[1].clone(), files[0].clone()];
+    let err = merge(&twice).unwrap_err().to_string();
+    assert!(err.contains("appears twice"), "{err}");
+    let mut other = config(GameId::Mini, 50_000, 4);
+    other.shard = Shard { index: 0, count: 4 };
+    let foreign = (tmp("foreign.json"), complete(other, &options(1, 1024)));
+    let err = merge(&[files[1].clone(), foreign]).unwrap_err().to_string();
+    assert!(err.contains("seed"), "{err}");
+    let mut partial = files[1].clone();
+    partial.1 = RunState::new(partial.1.config.clone());
+    let err = merge(&[files[0].clone(), partial]).unwrap_err().to_string();
+    assert!(err.contains("incomplete"), "{err}");
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn corrupt_and_mismatched_state_files_are_refused() {
+    let cfg = config(GameId::Mini, 5_000, 1);
+    let s = complete(cfg.clone(), &options(1, 1024));
+    let path = tmp("good.json");
+    s.save(&path).unwrap();
+    let good = std::fs::read_to_string(&path).unwrap();
+    let expect = |text: &str, needle: &str| {
+        let p = tmp("bad.json");
+        write(&p, text);
+        let err = RunState::load(&p).unwrap_err();
+        assert!(matches!(err, EstimateError::Corrupt { .. }), "{err}");
+        assert!(err.to_string().contains(needle), "{err} lacks {needle}");
+    };
+    expect("", "EOF");
+    expect(&good[..good.len() / 2], "EOF");
+    expect("{\"format\": 1}", "expected a string at line 1");
+    expect(
+        &good.replace("shogi-count-estimate/1", "shogi-count-estimate/0"),
+        "format",
+    );
+    let samples = format!("\"samples\": {}", s.counters.samples);
+    // The counters come after the configuration, which also has a `samples`.
+    let at = good.rfind(&samples).unwrap();
+    let edited = format!(
+        "{}\"samples\": 4999{}",
+        &good[..at],
+        &good[at + samples.len()..]
+    );
+    expect(&edited, "samples counted");
+    let reach = format!("\"reachable\": {}", s.counters.reachable);
+    expect(&good.replace(&reach, "\"reachable\": 1"), "reachable");
+    expect(
+        &good.replace("\"complete\": true", "\"complete\": false"),
+        "completion",
+    );
+    // A file from another configuration is refused by resume, naming the setting.
+    let mut other = cfg.clone();
+    other.seed = 2;
+    let err = RunState::resume(&path, &other).unwrap_err();
+    assert!(matches!(err, EstimateError::Mismatch { .. }));
+    assert!(err.to_string().contains("seed"), "{err}");
+    let mut other = cfg.clone();
+    other.game = GameId::Shogi;
+    other.material = GameId::Shogi.material().0;
+    let err = RunState::resume(&path, &other).unwrap_err().to_string();
+    assert!(err.contains("game"), "{err}");
+    // A missing file is an I/O error naming the file.
+    let err = RunState::load(&tmp("missing.json"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("missing.json"), "{err}");
+}
+
+#[test]
+fn shards_partition_the_indices() {
+    for n in [0u64, 1, 7, 1000, 1001] {
+        for count in 1..6 {
+            let mut next = 0;
+            for index in 0..count {
+                let r = Shard { index, count }.range(n);
+                assert_eq!(r.start, next);
+                next = r.end;
+            }
+            assert_eq!(next, n);
+        }
+    }
+    assert!(Shard::parse("4/4").is_err());
+    assert!(Shard::parse("1/0").is_err());
+    assert!(Shard::parse("a/2").is_err());
+    assert_eq!(Shard::parse("3/4").unwrap(), Shard { index: 3, count: 4 });
+}

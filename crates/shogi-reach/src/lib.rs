@@ -1,0 +1,15 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+
+mod classify;
+mod construct;
+pub mod exhaustive;
+mod heuristic;
+mod search;
+
+pub use classify::{classify, structural_errors, Classification, Stage};
+pub use construct::{game_to, game_to_kk, kk_to_kk, opening_line, ConstructError};
+pub use heuristic::{heuristic, is_kk, piece_weight, zone_distance, Weights};
+pub use search::{
+    Certificate, Limits, SearchConfig, SearchOutcome, SearchStats, Searcher, Verdict,
+};

@@ -1,0 +1,213 @@
+//! The backward search on positions known to be reachable (SPEC §9 lines, random legal
+//! games) and on positions known not to be, with every certificate replayed forwards.
+
+use shogi_core::{Game, MiniShogi, Move, MoveList, Position, Shogi};
+use shogi_reach::{
+    heuristic, is_kk, Limits, SearchConfig, SearchOutcome, Searcher, Verdict, Weights,
+};
+use shogi_retro::sweep::SplitMix;
+
+const SHOGI_LINE: &str = "7g7f 8b3b 8h3c 3b3c 2h3h 3c3g 3h3g 2b9i+ 3g3a 9i8i 3a2a 8i6g 2a2c \
+    6g7f 2c1c 7f8g 1c4c 1a1g 1i1g 8g9g 4c5c 5a4b 5c6c 9g7i 6c7c 7i5g 7c7a 5g3i 7a8a 3i1g \
+    8a8c 1g2g 4i3h 2g3h 8c9c 3h2i 9c9a 2i4g 9a6a 4g6i 5i6i 4b5b 6a4a 5b4a";
+const MINI_LINE: &str = "1e1b 1a1b 5d5c 5a5c 4e5d 5c5d 5e5d 4a5b 2e5b 3a4b 5b4c 4b4c 5d4c \
+    2a3b 4c3b 1b1c 3e2d 1c2d";
+
+/// Searches `pos`, expecting it reachable, and checks the certificate and the statistics.
+fn assert_reachable<G: Game>(searcher: &mut Searcher<G>, pos: &Position<G>) -> SearchOutcome<G> {
+    let out = searcher.search(pos);
+    assert_eq!(out.verdict, Verdict::Reachable, "{}", pos.to_sfen());
+    let cert = out
+        .certificate
+        .as_ref()
+        .expect("a reachable verdict has a certificate");
+    assert!(
+        is_kk(&cert.kk),
+        "{} is not a KK position",
+        cert.kk.to_sfen()
+    );
+    assert!(cert.kk.validate().is_empty(), "the KK position is legal");
+    let end = cert
+        .replay()
+        .unwrap_or_else(|e| panic!("certificate of {} does not replay: {e:?}", pos.to_sfen()));
+    assert_eq!(&end, pos, "the certificate ends at the target");
+    assert!(out.stats.expanded as usize >= cert.moves.len().min(1));
+    assert!(out.stats.peak_closed as u64 == out.stats.generated + 1);
+    out
+}
+
+fn replay_line<G: Game>(line: &str) -> Vec<Position<G>> {
+    let mut p = Position::<G>::startpos();
+    let mut all = vec![p.clone()];
+    for usi in line.split_whitespace() {
+        p.play_usi(usi).expect("the SPEC line is legal");
+        all.push(p.clone());
+    }
+    all
+}
+
+#[test]
+fn every_position_of_the_paper_line_is_reachable() {
+    let mut searcher = Searcher::<Shogi>::new(SearchConfig::default());
+    let line = replay_line::<Shogi>(SHOGI_LINE);
+    assert_eq!(line.len(), 45);
+    assert!(is_kk(line.last().unwrap()));
+    for pos in &line {
+        assert_reachable(&mut searcher, pos);
+    }
+    // The end of the line is a KK position: found at once, with an empty certificate.
+    let out = assert_reachable(&mut searcher, line.last().unwrap());
+    assert_eq!(out.stats.expanded, 0);
+    assert!(out.certificate.unwrap().moves.is_empty());
+}
+
+#[test]
+fn every_position_of_the_mini_line_is_reachable() {
+    let mut searcher = Searcher::<MiniShogi>::new(SearchConfig::default());
+    for pos in &replay_line::<MiniShogi>(MINI_LINE) {
+        assert_reachable(&mut searcher, pos);
+    }
+}
+
+/// Random legal games from the initial position; captures are preferred half of the time so
+/// that hands fill and promoted pieces appear.
+fn random_games<G: Game>(games: usize, plies: usize, seed: u64, every: usize) -> usize {
+    let mut rng = SplitMix(seed);
+    let mut searcher = Searcher::<G>::new(SearchConfig::default());
+    let mut checked = 0;
+    for _ in 0..games {
+        let mut p = Position::<G>::startpos();
+        for ply in 0..plies {
+            let mut moves = MoveList::new();
+            p.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let captures: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| matches!(*m, Move::Normal { to, .. } if p.piece_at(to).is_some()))
+                .collect();
+            let m = if !captures.is_empty() && rng.chance(1, 2) {
+                captures[rng.below(captures.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            p.play(m).unwrap();
+            if ply % every == 0 {
+                assert_reachable(&mut searcher, &p);
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn positions_of_random_shogi_games_are_reachable() {
+    assert!(random_games::<Shogi>(12, 160, 1, 3) > 300);
+}
+
+#[test]
+fn positions_of_random_mini_games_are_reachable() {
+    assert!(random_games::<MiniShogi>(40, 80, 2, 1) > 1000);
+}
+
+#[test]
+fn a_position_without_predecessors_is_unreachable_at_depth_zero() {
+    // White's king in the corner, hemmed in by Black's bishops and rook: White (who just
+    // moved) has nothing but the king, and the king can have come from nowhere — every
+    // neighbouring square is occupied — so there is no predecessor at all.
+    let p = Position::<Shogi>::from_sfen("kB7/BR7/9/9/9/9/9/9/4K4 b - 1").unwrap();
+    assert!(p.validate().is_empty());
+    let mut list = Vec::new();
+    shogi_retro::unmoves(&p, Default::default(), &mut list);
+    assert!(list.is_empty(), "{list:?}");
+    let out = Searcher::<Shogi>::new(SearchConfig::default()).search(&p);
+    assert_eq!(out.verdict, Verdict::Unreachable);
+    assert_eq!(out.stats.max_depth, 0);
+    assert_eq!(out.stats.expanded, 1);
+    assert_eq!(out.stats.generated, 0);
+    assert!(out.certificate.is_none());
+}
+
+#[test]
+fn illegal_positions_are_unreachable_without_search() {
+    // Kings adjacent: the side not to move is in check.
+    let p = Position::<MiniShogi>::from_sfen("5/5/2k2/2K2/5 b RBGSPrbgsp 1").unwrap();
+    let out = Searcher::<MiniShogi>::new(SearchConfig::default()).search(&p);
+    assert_eq!(out.verdict, Verdict::Unreachable);
+    assert_eq!(out.stats.expanded, 0);
+}
+
+#[test]
+fn limits_give_unknown_never_a_wrong_verdict() {
+    let line = replay_line::<Shogi>(SHOGI_LINE);
+    let pos = &line[20];
+    let full = Searcher::<Shogi>::new(SearchConfig::default()).search(pos);
+    assert_eq!(full.verdict, Verdict::Reachable);
+    assert!(full.stats.expanded > 2);
+    let limited = |limits| {
+        Searcher::<Shogi>::new(SearchConfig {
+            limits,
+            ..SearchConfig::default()
+        })
+        .search(pos)
+    };
+    let out = limited(Limits {
+        max_expanded: Some(1),
+        max_nodes: None,
+    });
+    assert_eq!(out.verdict, Verdict::Unknown);
+    assert!(out.certificate.is_none());
+    assert_eq!(out.stats.expanded, 1);
+    let out = limited(Limits {
+        max_expanded: None,
+        max_nodes: Some(5),
+    });
+    assert_eq!(out.verdict, Verdict::Unknown);
+    assert!(out.stats.peak_closed <= 5);
+    // A limit the search does not reach changes nothing.
+    let out = limited(Limits {
+        max_expanded: Some(full.stats.expanded + 1),
+        max_nodes: Some(full.stats.peak_closed + 1),
+    });
+    assert_eq!(out.verdict, Verdict::Reachable);
+    assert_eq!(out.stats, full.stats);
+}
+
+#[test]
+fn a_searcher_gives_the_same_answer_when_reused() {
+    let line = replay_line::<Shogi>(SHOGI_LINE);
+    let mut reused = Searcher::<Shogi>::new(SearchConfig::default());
+    for pos in line.iter().rev() {
+        let a = reused.search(pos);
+        let b = Searcher::<Shogi>::new(SearchConfig::default()).search(pos);
+        assert_eq!(a.verdict, b.verdict);
+        assert_eq!(a.stats, b.stats);
+        assert_eq!(a.certificate, b.certificate);
+    }
+}
+
+#[test]
+fn the_heuristic_follows_spec_section_7() {
+    // Shogi: a Black dragon on rank 9 (y = 8) is 6 ranks from Black's zone; a White horse
+    // on rank 1 (y = 0) is 6 from White's; an unpromoted piece counts a only.
+    let p = Position::<Shogi>::from_sfen("4k4/9/9/9/9/9/9/9/+R3K2+b1 b P 1").unwrap();
+    let w = Weights::default();
+    assert_eq!(heuristic(&p, w), (10 + 10 + 6) + (10 + 10));
+    let p = Position::<Shogi>::from_sfen("+B3k4/9/9/9/9/9/9/9/4K3+r b P 1").unwrap();
+    // Black horse on rank 1 is inside its zone (0); White dragon on rank 9 is in its zone.
+    assert_eq!(heuristic(&p, w), 20 + 20);
+    let p = Position::<Shogi>::from_sfen("4k4/9/9/+P8/9/9/9/9/4K4 b - 1").unwrap();
+    assert_eq!(heuristic(&p, w), 10 + 10 + 1);
+    let w2 = Weights { a: 3, b: 5, c: 7 };
+    assert_eq!(heuristic(&p, w2), 3 + 5 + 7);
+    // Mini Shogi: a Black promoted pawn on rank 5 (y = 4) is 4 ranks away; White's on rank
+    // 1 is 4 away.
+    let p = Position::<MiniShogi>::from_sfen("+p3k/5/5/5/K3+P b - 1").unwrap();
+    assert_eq!(heuristic(&p, w), 2 * (10 + 10 + 4));
+    let kk = Position::<MiniShogi>::from_sfen("4k/5/5/5/K4 b RBGSPrbgsp 1").unwrap();
+    assert_eq!(heuristic(&kk, w), 0);
+    assert!(is_kk(&kk));
+}
