@@ -3,7 +3,7 @@
 
 mod common;
 use common::{run, run_with_stdin};
-use shogi_core::AnyPosition;
+use shogi_core::{AnyPosition, Game, MiniShogi, Shogi};
 
 /// The mirror image of the Shogi initial position: the canonical one of the pair (the
 /// initial position itself is the larger of the two in the authors' order).
@@ -20,22 +20,21 @@ const MINI_START: &str = "rbsgk/4p/5/P4/KGSBR b - 1";
 const MINI_UNREACHABLE: &str = "3s+p/+r+p1+B+R/KB1g1/1g3/2k1S b - 1";
 const MINI_REACHABLE: &str = "g1r1k/5/+P1s+R+b/1+s1G1/1K2+B b P 1";
 
-/// The lines of SPEC §9 from the initial positions to a KK position.
-const SHOGI_LINE: [&str; 44] = [
-    "7g7f", "8b3b", "8h3c", "3b3c", "2h3h", "3c3g", "3h3g", "2b9i+", "3g3a", "9i8i", "3a2a",
-    "8i6g", "2a2c", "6g7f", "2c1c", "7f8g", "1c4c", "1a1g", "1i1g", "8g9g", "4c5c", "5a4b", "5c6c",
-    "9g7i", "6c7c", "7i5g", "7c7a", "5g3i", "7a8a", "3i1g", "8a8c", "1g2g", "4i3h", "2g3h", "8c9c",
-    "3h2i", "9c9a", "2i4g", "9a6a", "4g6i", "5i6i", "4b5b", "6a4a", "5b4a",
-];
-const MINI_LINE: [&str; 18] = [
-    "1e1b", "1a1b", "5d5c", "5a5c", "4e5d", "5c5d", "5e5d", "4a5b", "2e5b", "3a4b", "5b4c", "4b4c",
-    "5d4c", "2a3b", "4c3b", "1b1c", "3e2d", "1c2d",
-];
+/// The SPEC §9 line of `G` in USI (its text is checked against the SPEC in shogi-reach's
+/// tests/construct.rs).
+fn line<G: Game>() -> Vec<String> {
+    shogi_reach::opening_line::<G>()
+        .expect("the game has a SPEC line")
+        .iter()
+        .map(|m| m.to_usi::<G>())
+        .collect()
+}
 
 /// Plays the USI `moves` from `start`, each checked for legality.
-fn replay(start: &str, moves: &[&str]) -> AnyPosition {
+fn replay<S: AsRef<str>>(start: &str, moves: &[S]) -> AnyPosition {
     let mut pos = AnyPosition::from_sfen(start).expect("a SFEN");
     for m in moves {
+        let m = m.as_ref();
         let played = match &mut pos {
             AnyPosition::Shogi(p) => p.play_usi(m).map(|_| ()),
             AnyPosition::Mini(p) => p.play_usi(m).map(|_| ()),
@@ -243,16 +242,17 @@ fn reach_prints_a_certificate_from_the_kk_position() {
 fn reach_from_start_replays_from_the_initial_position() {
     let mut targets = Vec::new();
     let shogi_start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let (shogi_line, mini_line) = (line::<Shogi>(), line::<MiniShogi>());
     for plies in [2, 10, 20, 44] {
         targets.push((
             shogi_start,
-            sfen_of(&replay(shogi_start, &SHOGI_LINE[..plies])),
+            sfen_of(&replay(shogi_start, &shogi_line[..plies])),
         ));
     }
     for plies in [4, 8, 18] {
         targets.push((
             MINI_START,
-            sfen_of(&replay(MINI_START, &MINI_LINE[..plies])),
+            sfen_of(&replay(MINI_START, &mini_line[..plies])),
         ));
     }
     targets.push((shogi_start, SHOGI_START_MIRROR.to_string()));

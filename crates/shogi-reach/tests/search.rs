@@ -3,15 +3,9 @@
 
 use shogi_core::{Game, MiniShogi, Move, MoveList, Position, Shogi};
 use shogi_reach::{
-    heuristic, is_kk, Limits, SearchConfig, SearchOutcome, Searcher, Verdict, Weights,
+    heuristic, is_kk, opening_line, Limits, SearchConfig, SearchOutcome, Searcher, Verdict, Weights,
 };
 use shogi_retro::sweep::SplitMix;
-
-const SHOGI_LINE: &str = "7g7f 8b3b 8h3c 3b3c 2h3h 3c3g 3h3g 2b9i+ 3g3a 9i8i 3a2a 8i6g 2a2c \
-    6g7f 2c1c 7f8g 1c4c 1a1g 1i1g 8g9g 4c5c 5a4b 5c6c 9g7i 6c7c 7i5g 7c7a 5g3i 7a8a 3i1g \
-    8a8c 1g2g 4i3h 2g3h 8c9c 3h2i 9c9a 2i4g 9a6a 4g6i 5i6i 4b5b 6a4a 5b4a";
-const MINI_LINE: &str = "1e1b 1a1b 5d5c 5a5c 4e5d 5c5d 5e5d 4a5b 2e5b 3a4b 5b4c 4b4c 5d4c \
-    2a3b 4c3b 1b1c 3e2d 1c2d";
 
 /// Searches `pos`, expecting it reachable, and checks the certificate and the statistics.
 fn assert_reachable<G: Game>(searcher: &mut Searcher<G>, pos: &Position<G>) -> SearchOutcome<G> {
@@ -36,11 +30,13 @@ fn assert_reachable<G: Game>(searcher: &mut Searcher<G>, pos: &Position<G>) -> S
     out
 }
 
-fn replay_line<G: Game>(line: &str) -> Vec<Position<G>> {
+/// The positions along the SPEC §9 line of `G` (its text is checked against the SPEC in
+/// tests/construct.rs), from the initial position to the KK position.
+fn line_positions<G: Game>() -> Vec<Position<G>> {
     let mut p = Position::<G>::startpos();
     let mut all = vec![p.clone()];
-    for usi in line.split_whitespace() {
-        p.play_usi(usi).expect("the SPEC line is legal");
+    for m in opening_line::<G>().expect("the game has a SPEC line") {
+        p.play(m).expect("the SPEC line is legal");
         all.push(p.clone());
     }
     all
@@ -49,7 +45,7 @@ fn replay_line<G: Game>(line: &str) -> Vec<Position<G>> {
 #[test]
 fn every_position_of_the_paper_line_is_reachable() {
     let mut searcher = Searcher::<Shogi>::new(SearchConfig::default());
-    let line = replay_line::<Shogi>(SHOGI_LINE);
+    let line = line_positions::<Shogi>();
     assert_eq!(line.len(), 45);
     assert!(is_kk(line.last().unwrap()));
     for pos in &line {
@@ -64,7 +60,7 @@ fn every_position_of_the_paper_line_is_reachable() {
 #[test]
 fn every_position_of_the_mini_line_is_reachable() {
     let mut searcher = Searcher::<MiniShogi>::new(SearchConfig::default());
-    for pos in &replay_line::<MiniShogi>(MINI_LINE) {
+    for pos in &line_positions::<MiniShogi>() {
         assert_reachable(&mut searcher, pos);
     }
 }
@@ -142,7 +138,7 @@ fn illegal_positions_are_unreachable_without_search() {
 
 #[test]
 fn limits_give_unknown_never_a_wrong_verdict() {
-    let line = replay_line::<Shogi>(SHOGI_LINE);
+    let line = line_positions::<Shogi>();
     let pos = &line[20];
     let full = Searcher::<Shogi>::new(SearchConfig::default()).search(pos);
     assert_eq!(full.verdict, Verdict::Reachable);
@@ -178,7 +174,7 @@ fn limits_give_unknown_never_a_wrong_verdict() {
 
 #[test]
 fn a_searcher_gives_the_same_answer_when_reused() {
-    let line = replay_line::<Shogi>(SHOGI_LINE);
+    let line = line_positions::<Shogi>();
     let mut reused = Searcher::<Shogi>::new(SearchConfig::default());
     for pos in line.iter().rev() {
         let a = reused.search(pos);
