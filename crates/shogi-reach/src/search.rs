@@ -339,7 +339,7 @@ impl<G: Game> Searcher<G> {
             });
             for &u in &children {
                 stats.predecessors += 1;
-                if let Some((child, prio)) = self.child(id, &parent, u) {
+                if let Some(child) = self.child(id, &parent, u) {
                     if self
                         .config
                         .limits
@@ -351,7 +351,7 @@ impl<G: Game> Searcher<G> {
                     }
                     let cid = self.nodes.len() as u32;
                     stats.max_depth = stats.max_depth.max(child.depth);
-                    let key = child.key;
+                    let (key, prio) = (child.key, child.h);
                     self.nodes.push(child);
                     let nodes = &self.nodes;
                     self.seen
@@ -362,7 +362,9 @@ impl<G: Game> Searcher<G> {
                 }
             }
             self.unmoves = children;
-            if lazy && !captures {
+            // Un-captures return pieces from the mover's hand: with it empty there are none.
+            let mover_holds = !parent.hand(!parent.side_to_move()).is_empty();
+            if lazy && !captures && mover_holds {
                 let prio = self.nodes[id as usize].h + u32::from(self.config.weights.a);
                 self.push(id, true, prio);
                 low = low.min(prio as usize);
@@ -386,7 +388,7 @@ impl<G: Game> Searcher<G> {
 
     /// The child of node `id` (whose position is `pos`) through `u`, unless already seen.
     #[inline]
-    fn child(&self, id: u32, pos: &Position<G>, u: Unmove) -> Option<(Node, u32)> {
+    fn child(&self, id: u32, pos: &Position<G>, u: Unmove) -> Option<Node> {
         let t = G::tables();
         let parent = &self.nodes[id as usize];
         let s = pos.side_to_move();
@@ -455,18 +457,15 @@ impl<G: Game> Searcher<G> {
         {
             return None;
         }
-        Some((
-            Node {
-                packed,
-                key,
-                parent: id,
-                unmove: Some(u),
-                depth: parent.depth + 1,
-                h,
-                n,
-            },
+        Some(Node {
+            packed,
+            key,
+            parent: id,
+            unmove: Some(u),
+            depth: parent.depth + 1,
             h,
-        ))
+            n,
+        })
     }
 
     /// The certificate of the KK node `goal`: its position and the moves that take back
