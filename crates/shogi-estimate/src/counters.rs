@@ -78,7 +78,7 @@ pub struct Counters {
     pub reachable_plies: Vec<u64>,
     /// Reachable samples by `floor(log2(expanded + 1))`.
     pub reachable_expanded_log2: Vec<u64>,
-    /// Nodes expanded over all searches, and over the reachable ones.
+    /// Nodes expanded over all searches.
     pub expanded: u64,
     /// Nodes expanded by the searches that found their sample reachable.
     pub expanded_reachable: u64,

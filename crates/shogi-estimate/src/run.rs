@@ -243,7 +243,7 @@ pub struct RunOptions {
 }
 
 impl RunOptions {
-    /// `threads` workers, no checkpoint, batches of 128 chunks per thread.
+    /// `threads` workers, no checkpoint, batches of 64 chunks per thread.
     pub fn new(threads: usize) -> RunOptions {
         let threads = threads.max(1);
         RunOptions {
