@@ -39,9 +39,10 @@ enum Command {
         /// Start from this SFEN (the game follows from its number of ranks).
         #[arg(long)]
         sfen: Option<String>,
-        /// The game whose initial position to start from when no SFEN is given.
-        #[arg(long, value_enum, default_value = "shogi")]
-        game: GameArg,
+        /// The game: its initial position is the start when no SFEN is given (default
+        /// shogi); with --sfen, the SFEN must be of this game.
+        #[arg(long, value_enum)]
+        game: Option<GameArg>,
         /// Print the count below each legal first move.
         #[arg(long)]
         divide: bool,
@@ -85,17 +86,27 @@ fn run(cli: Cli) -> Result<(), String> {
             depth,
         } => {
             let rules = rules.rules();
-            match sfen {
-                Some(s) => match AnyPosition::from_sfen(&s).map_err(|e| e.to_string())? {
+            match (sfen, game) {
+                (Some(s), Some(GameArg::Shogi)) => perft(
+                    &Position::<Shogi>::from_sfen(&s).map_err(|e| e.to_string())?,
+                    rules,
+                    depth,
+                    divide,
+                ),
+                (Some(s), Some(GameArg::Mini)) => perft(
+                    &Position::<MiniShogi>::from_sfen(&s).map_err(|e| e.to_string())?,
+                    rules,
+                    depth,
+                    divide,
+                ),
+                (Some(s), None) => match AnyPosition::from_sfen(&s).map_err(|e| e.to_string())? {
                     AnyPosition::Shogi(p) => perft(&p, rules, depth, divide),
                     AnyPosition::Mini(p) => perft(&p, rules, depth, divide),
                 },
-                None => match game {
-                    GameArg::Shogi => perft(&Position::<Shogi>::startpos(), rules, depth, divide),
-                    GameArg::Mini => {
-                        perft(&Position::<MiniShogi>::startpos(), rules, depth, divide)
-                    }
-                },
+                (None, Some(GameArg::Mini)) => {
+                    perft(&Position::<MiniShogi>::startpos(), rules, depth, divide)
+                }
+                (None, _) => perft(&Position::<Shogi>::startpos(), rules, depth, divide),
             }
             Ok(())
         }

@@ -3,7 +3,7 @@
 use crate::GameArg;
 use clap::Subcommand;
 use num_bigint::BigUint;
-use shogi_core::{AnyPosition, Game, MiniShogi, Shogi};
+use shogi_core::{AnyPosition, Game, MiniShogi, Relax, Shogi};
 use shogi_rank::{full_table, RankTable};
 
 /// The subcommands over the ranking.
@@ -54,7 +54,9 @@ pub fn run(cmd: RankCommand) -> Result<(), String> {
             println!("{sfen}");
         }
         RankCommand::Rank { sfen } => {
-            let r = match AnyPosition::from_sfen(sfen.trim()).map_err(|e| e.to_string())? {
+            let r = match AnyPosition::from_sfen_with(sfen.trim(), Relax::CANDIDATE)
+                .map_err(|e| e.to_string())?
+            {
                 AnyPosition::Shogi(p) => full_table::<Shogi>().rank(&p),
                 AnyPosition::Mini(p) => full_table::<MiniShogi>().rank(&p),
             }

@@ -4,7 +4,7 @@
 use crate::options::RuleArgs;
 use clap::{Args, Subcommand};
 use serde::Serialize;
-use shogi_core::{AnyPosition, Game, MiniShogi, Position, PositionErrors, Shogi};
+use shogi_core::{AnyPosition, Game, MiniShogi, Position, PositionErrors, Relax, Shogi};
 use shogi_reach::{
     classify, game_to, Certificate, Limits, SearchConfig, SearchOutcome, SearchStats, Searcher,
     Stage, Verdict, Weights,
@@ -127,7 +127,8 @@ pub fn run(cmd: ReachCommand) -> Result<(), String> {
             sfen,
         } => {
             let config = search.config();
-            match AnyPosition::from_sfen(sfen.trim()).map_err(|e| e.to_string())? {
+            let relaxed = AnyPosition::from_sfen_with(sfen.trim(), Relax::CANDIDATE);
+            match relaxed.map_err(|e| e.to_string())? {
                 AnyPosition::Shogi(p) => reach(&mut Searcher::new(config), &p, from_start),
                 AnyPosition::Mini(p) => reach(&mut Searcher::new(config), &p, from_start),
             }
@@ -174,7 +175,7 @@ struct JsonLine<'a> {
 impl Searchers {
     fn classify(&mut self, sfen: &str) -> Result<Report, String> {
         let config = self.config;
-        match AnyPosition::from_sfen(sfen).map_err(|e| e.to_string())? {
+        match AnyPosition::from_sfen_with(sfen, Relax::CANDIDATE).map_err(|e| e.to_string())? {
             AnyPosition::Shogi(p) => report(
                 "shogi",
                 self.shogi.get_or_insert_with(|| Searcher::new(config)),
@@ -218,7 +219,7 @@ fn run_classify(json: bool, config: SearchConfig, sfens: Vec<String>) -> Result<
         mini: None,
     };
     let mut counts = [0u64; Stage::ALL.len()];
-    let mut errors = 0u64;
+    let mut invalid = 0u64;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut one = |what: &str, n: usize, line: &str| -> Result<(), String> {
@@ -232,21 +233,31 @@ fn run_classify(json: bool, config: SearchConfig, sfens: Vec<String>) -> Result<
                     counts[i] += 1;
                 }
                 write_report(&mut out, json, sfen, &r)
-                    .map_err(|e| format!("writing the output: {e}"))
             }
             Err(e) => {
                 // One bad line should not throw away the searches of the others, which can
-                // be long: report it, go on, and fail at the end.
-                errors += 1;
+                // be long: report it in the stream, go on, and fail at the end.
+                invalid += 1;
                 eprintln!("shogi-count: {what} {n}: {e}");
-                Ok(())
+                write_invalid(&mut out, json, sfen, &e)
             }
         }
+        .map_err(|e| format!("writing the output: {e}"))
     };
     if sfens.is_empty() {
-        for (i, line) in std::io::stdin().lock().lines().enumerate() {
-            let line = line.map_err(|e| format!("reading standard input: {e}"))?;
-            one("line", i + 1, &line)?;
+        // Bytes, not `lines()`: a line that is not UTF-8 is one invalid input, not the end
+        // of the stream.
+        let mut input = std::io::stdin().lock();
+        let mut buf = Vec::new();
+        for n in 1.. {
+            buf.clear();
+            let read = input
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| format!("reading standard input: {e}"))?;
+            if read == 0 {
+                break;
+            }
+            one("line", n, &String::from_utf8_lossy(&buf))?;
         }
     } else {
         for (i, s) in sfens.iter().enumerate() {
@@ -269,10 +280,30 @@ fn run_classify(json: bool, config: SearchConfig, sfens: Vec<String>) -> Result<
             summary.join(", ")
         );
     }
-    if errors > 0 {
-        return Err(format!("{errors} input(s) could not be classified"));
+    if invalid > 0 {
+        return Err(format!("{invalid} invalid input(s)"));
     }
     Ok(())
+}
+
+/// The line of an input that is no position: `invalid 0 <sfen>`, or JSON with the reason.
+fn write_invalid(out: &mut impl Write, json: bool, sfen: &str, error: &str) -> std::io::Result<()> {
+    if !json {
+        return writeln!(out, "invalid 0 {sfen}");
+    }
+    #[derive(Serialize)]
+    struct InvalidLine<'a> {
+        sfen: &'a str,
+        verdict: &'static str,
+        error: &'a str,
+    }
+    let line = InvalidLine {
+        sfen,
+        verdict: "invalid",
+        error,
+    };
+    serde_json::to_writer(&mut *out, &line)?;
+    writeln!(out)
 }
 
 fn write_report(out: &mut impl Write, json: bool, sfen: &str, r: &Report) -> std::io::Result<()> {

@@ -2,7 +2,7 @@
 
 use crate::options::RuleArgs;
 use clap::Subcommand;
-use shogi_core::{AnyPosition, Game, Position, Rules};
+use shogi_core::{AnyPosition, Game, Position, Relax, Rules};
 use shogi_retro::{predecessor, unmoves, UnmoveList};
 
 /// The subcommands over backward move generation.
@@ -27,7 +27,7 @@ pub fn run(cmd: RetroCommand) -> Result<(), String> {
     match cmd {
         RetroCommand::Unmoves { moves, rules, sfen } => {
             let rules = rules.rules();
-            match AnyPosition::from_sfen(&sfen).map_err(|e| e.to_string())? {
+            match AnyPosition::from_sfen_with(&sfen, Relax::CANDIDATE).map_err(|e| e.to_string())? {
                 AnyPosition::Shogi(p) => print_unmoves(&p, rules, moves),
                 AnyPosition::Mini(p) => print_unmoves(&p, rules, moves),
             }
@@ -41,7 +41,9 @@ fn print_unmoves<G: Game>(pos: &Position<G>, rules: Rules, moves: bool) {
     unmoves(pos, rules, &mut list);
     let mut out = String::new();
     for &u in &list {
-        let q = predecessor(pos, u);
+        let Ok(q) = predecessor(pos, u) else {
+            continue; // every generated unmove fits its position
+        };
         out.push_str(&q.to_sfen());
         if moves {
             out.push('\t');

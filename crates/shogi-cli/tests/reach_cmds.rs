@@ -192,15 +192,26 @@ fn classify_reads_standard_input_and_names_bad_lines() {
         "{MINI_START}\n\n   \nnot a sfen\n{AFTER_7G7F}\n4k/5/5/5/5 b - 1\r\n{MINI_UNREACHABLE}\n"
     );
     let (ok, out, err) = run_with_stdin(&["classify"], &input);
-    // The bad lines fail the run, after the good ones are classified.
+    // The bad lines are `invalid` in the stream, which goes on, and fail the run at the end.
     assert!(!ok);
     let verdicts: Vec<&str> = out.lines().map(|l| plain_line(l).0).collect();
-    assert_eq!(verdicts, ["reachable", "non-canonical", "unreachable"]);
+    assert_eq!(
+        verdicts,
+        [
+            "reachable",
+            "invalid",
+            "non-canonical",
+            "invalid",
+            "unreachable"
+        ]
+    );
+    assert_eq!(out.lines().nth(3), Some("invalid 0 4k/5/5/5/5 b - 1"));
     assert!(err.contains("shogi-count: line 4: "), "{err}");
     assert!(
-        err.contains("shogi-count: line 6: a side has no king"),
+        err.contains("shogi-count: line 6: illegal position: Black has no king"),
         "{err}"
     );
+    assert!(err.contains("shogi-count: 2 invalid input(s)"), "{err}");
     assert!(!err.contains("line 2") && !err.contains("line 3"), "{err}");
     assert!(!err.contains("panicked"));
 
@@ -216,7 +227,12 @@ fn classify_reads_standard_input_and_names_bad_lines() {
     // SFENs given as arguments are named by their position.
     let out = common::shogi_count(&["classify", MINI_START, "rbsgk/4p/5/P4/KGSBX b - 1"]);
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().count(), 2);
+    assert_eq!(
+        stdout.lines().nth(1),
+        Some("invalid 0 rbsgk/4p/5/P4/KGSBX b - 1")
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("shogi-count: argument 2: "));
 }
 

@@ -1,5 +1,6 @@
 //! A set of squares in a `u128` (81 squares fit; Mini Shogi uses the low 25 bits).
 
+use crate::tables::MAX_SQUARES;
 use crate::Square;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
@@ -49,14 +50,11 @@ impl Bitboard {
         self.0 >> sq.index() & 1 != 0
     }
 
-    /// The lowest square, if any.
+    /// The lowest square, if any. Bits at and above [`MAX_SQUARES`] are no squares and
+    /// are ignored (the field is public, so a caller can set them).
     #[inline(always)]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square::from_index(self.0.trailing_zeros() as u8))
-        }
+        Square::from_index(self.0.trailing_zeros() as u8)
     }
 
     /// The set without `sq`.
@@ -76,22 +74,27 @@ impl Iterator for Bitboard {
     type Item = Square;
     #[inline(always)]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            return None;
-        }
+        // An empty set has 128 trailing zeros, which is no square; so is any bit beyond the
+        // largest board, where iteration stops.
         let sq = Square::from_index(self.0.trailing_zeros() as u8);
-        self.0 &= self.0 - 1;
-        Some(sq)
+        self.0 &= self.0.wrapping_sub(1);
+        if sq.is_none() {
+            self.0 = 0;
+        }
+        sq
     }
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.count() as usize;
+        let n = (self.0 & ON_BOARD).count_ones() as usize;
         (n, Some(n))
     }
 }
 
 impl ExactSizeIterator for Bitboard {}
+
+/// The bits that are squares of the largest board.
+const ON_BOARD: u128 = (1u128 << MAX_SQUARES) - 1;
 
 macro_rules! bit_ops {
     ($($tr:ident $f:ident $tra:ident $fa:ident $op:tt),*) => {$(

@@ -21,13 +21,13 @@ impl Color {
         self as usize
     }
 
-    /// The colour with the given index (0 or 1).
+    /// The colour with the given index: 0 is Black, 1 is White, anything else is none.
     #[inline(always)]
-    pub const fn from_index(i: usize) -> Color {
-        if i == 0 {
-            Color::Black
-        } else {
-            Color::White
+    pub const fn from_index(i: usize) -> Option<Color> {
+        match i {
+            0 => Some(Color::Black),
+            1 => Some(Color::White),
+            _ => None,
         }
     }
 }

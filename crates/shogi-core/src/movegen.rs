@@ -9,11 +9,53 @@ use crate::attacks::attacks;
 use crate::{Bitboard, Game, Move, PieceKind, Position, Square};
 use arrayvec::ArrayVec;
 
-/// More than the largest number of legal moves in any Shogi position (593).
-pub const MAX_MOVES: usize = 600;
+/// The capacity of a [`MoveList`]: at least as many moves as any [`Position`] of either game
+/// can have, so generation never overflows.
+///
+/// The bound follows from the invariants of a position (one king each, no kind with more
+/// pieces than the game has), whatever relaxed rules it breaks. Let `m(k)` be the most moves
+/// one piece of basic kind `k` can have: the most destinations of `k` or of its promoted form
+/// on an empty board, doubled for a form that may promote (each destination may be reached
+/// with and without promotion). All `s(k)` pieces of the kind may belong to the side to
+/// move; if one or more are in its hand, they add at most `SQUARES - 2` drops (the kings
+/// occupy two squares) and at most `s(k) - 1` are on the board. So the side to move has at
+/// most `m(King) + Σ_k max(s(k) m(k), SQUARES - 2 + (s(k) - 1) m(k))` legal moves: 841 in
+/// Shogi (tokins count 6 moves each, more than a pawn's 2) and 177 in Mini Shogi. The test
+/// `max_moves_bounds_every_position` computes it from the game's tables. The most found in
+/// a legal Shogi position is 593.
+pub const MAX_MOVES: usize = 848;
 
 /// A list of moves on the stack.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// The bound of [`MAX_MOVES`] for game `G`, computed from its attack tables and material.
+#[cfg(test)]
+pub(crate) fn move_bound<G: Game>() -> usize {
+    use crate::{Color, Position};
+    let t = G::tables();
+    let empty = Position::<G>::empty();
+    let most_destinations = |kind: PieceKind| -> usize {
+        (0..G::SQUARES as u8)
+            .filter_map(Square::from_index)
+            .map(|sq| (attacks::<G>(Color::Black, kind, sq, empty.occupied()) & t.board).count())
+            .max()
+            .unwrap_or(0) as usize
+    };
+    let per_piece = |kind: PieceKind| -> usize {
+        let plain = most_destinations(kind) * if kind.can_promote() { 2 } else { 1 };
+        let promoted = kind.promoted().map_or(0, most_destinations);
+        plain.max(promoted)
+    };
+    let mut bound = per_piece(PieceKind::King);
+    for kind in PieceKind::HAND {
+        let s = G::MATERIAL.get(kind) as usize;
+        if s > 0 {
+            let m = per_piece(kind);
+            bound += (s * m).max(G::SQUARES - 2 + (s - 1) * m);
+        }
+    }
+    bound
+}
 
 /// Which pawn drops leaving the opponent no legal reply are illegal (SPEC §2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -374,5 +416,22 @@ impl<G: Game> Position<G> {
                 (m, p.perft_with(rules, depth.saturating_sub(1)))
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{MiniShogi, Shogi};
+
+    /// The capacity is proved from the invariants (see [`MAX_MOVES`]); this recomputes the
+    /// bound from the tables, so a change to the tables or the material cannot silently make
+    /// the list too small.
+    #[test]
+    fn max_moves_bounds_every_position() {
+        assert_eq!(move_bound::<Shogi>(), 841);
+        assert_eq!(move_bound::<MiniShogi>(), 177);
+        assert!(move_bound::<Shogi>() <= MAX_MOVES);
+        assert!(move_bound::<MiniShogi>() <= MAX_MOVES);
     }
 }

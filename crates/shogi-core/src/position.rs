@@ -8,10 +8,12 @@ use core::marker::PhantomData;
 /// A position of game `G`: the triple (side to move, board, hands) of SPEC §2, plus the SFEN
 /// move number, which takes no part in equality or hashing.
 ///
-/// A `Position` may be illegal (two pawns on a file, a missing king, ...): parsers and the
-/// unranker produce candidates, and [`Position::validate`] says which rules they break.
-/// Move generation never panics on such positions; it treats a missing king as a king that
-/// cannot be attacked.
+/// A `Position` is valid by construction: each side has exactly one king and no kind has
+/// more pieces (board and hands together) than the game has. Positions come from
+/// [`crate::Setup::into_position`] (SFEN text goes through it too), from
+/// [`Position::startpos`], and from moves and unmoves, which keep both rules. A position
+/// may still break the rules its setup was allowed to ([`crate::Relax`]: two pawns, dead
+/// pieces, the side not to move in check); [`Position::validate`] says which.
 #[derive(Clone)]
 pub struct Position<G: Game> {
     board: [Option<Piece>; MAX_SQUARES],
@@ -59,8 +61,9 @@ impl<G: Game> Default for Position<G> {
 }
 
 impl<G: Game> Position<G> {
-    /// An empty board, empty hands, Black to move, move number 1.
-    pub fn empty() -> Self {
+    /// An empty board, empty hands, Black to move, move number 1: no position (it has no
+    /// kings), the starting point of a [`crate::Setup`].
+    pub(crate) fn empty() -> Self {
         Position {
             board: [None; MAX_SQUARES],
             colors: [Bitboard::EMPTY; 2],
@@ -75,21 +78,19 @@ impl<G: Game> Position<G> {
 
     /// The initial position of the game.
     pub fn startpos() -> Self {
-        Self::from_sfen(G::START_SFEN).expect("the built-in start SFEN parses")
+        Self::from_sfen(G::START_SFEN).expect("the built-in start SFEN is a legal position")
     }
 
-    /// A position built in one go from a whole board, both hands and the side to move (move
-    /// number 1), for decoding whole positions (unpacking stored positions): the colour and
-    /// kind bitboards and the Zobrist key are computed in one pass instead of being updated
-    /// piece by piece as [`Position::put`] and [`Position::set_hand`] do. The result equals
-    /// the position built with those, key included.
-    ///
-    /// `board[i]` is the piece on the square of index `i` ([`Square::index`], `x * H + y`),
-    /// so `board.len()` must be `G::SQUARES`; otherwise the result is `None`. Any
-    /// contents are accepted, legal or not, like [`Position::put`] and
-    /// [`Position::set_hand`] accept them: hands are indexed by [`PieceKind::index`] of the
-    /// hand kinds, and [`Position::validate`] tells which rules the position breaks.
-    pub fn from_board(board: &[Option<Piece>], hands: [Hand; 2], side: Color) -> Option<Self> {
+    /// The unchecked position of a whole board, both hands and the side to move (move
+    /// number 1), or `None` if `board.len()` is not `G::SQUARES`: the colour and kind
+    /// bitboards and the key are computed in one pass instead of piece by piece as
+    /// [`Position::put`] and [`Position::set_hand`] do, with the same result. See
+    /// [`crate::Setup::from_board`].
+    pub(crate) fn from_board_unchecked(
+        board: &[Option<Piece>],
+        hands: [Hand; 2],
+        side: Color,
+    ) -> Option<Self> {
         if board.len() != G::SQUARES {
             return None;
         }
@@ -203,16 +204,18 @@ impl<G: Game> Position<G> {
     }
 
     // ---- edits (keep every derived field and the key in step) ---------------------------
+    // Crate-private: they can break the invariants, so only `Setup` (checked on the way
+    // out), the parser and the move makers below use them.
 
     /// Puts `piece` on `sq`, returning what stood there before.
-    pub fn put(&mut self, sq: Square, piece: Piece) -> Option<Piece> {
+    pub(crate) fn put(&mut self, sq: Square, piece: Piece) -> Option<Piece> {
         let old = self.take(sq);
         self.add_piece(sq, piece);
         old
     }
 
     /// Removes and returns the piece on `sq`, if any.
-    pub fn take(&mut self, sq: Square) -> Option<Piece> {
+    pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
         let old = self.board[sq.index()]?;
         self.remove_piece(sq, old);
         Some(old)
@@ -220,7 +223,7 @@ impl<G: Game> Position<G> {
 
     /// Sets the number of `kind` (a hand kind) in `color`'s hand. Kings cannot be held:
     /// other kinds are mapped to their unpromoted form.
-    pub fn set_hand(&mut self, color: Color, kind: PieceKind, count: u8) {
+    pub(crate) fn set_hand(&mut self, color: Color, kind: PieceKind, count: u8) {
         let kind = kind.unpromoted();
         if kind == PieceKind::King {
             return;
@@ -235,7 +238,7 @@ impl<G: Game> Position<G> {
     }
 
     /// Sets the side to move.
-    pub fn set_side_to_move(&mut self, color: Color) {
+    pub(crate) fn set_side_to_move(&mut self, color: Color) {
         if color != self.side {
             self.flip_side();
         }
@@ -444,17 +447,30 @@ impl<G: Game> Position<G> {
 
     // ---- moves -------------------------------------------------------------------------
 
-    /// Plays `mv`, which must be legal in this position (see [`Position::play`] for a checked
-    /// version). The key, hands and side to move are updated incrementally.
+    /// Plays `mv`, which should be legal in this position (see [`Position::play`] for a
+    /// checked version). The key, hands and side to move are updated incrementally.
+    ///
+    /// Legality is not checked, but the position stays a position: a move that does not
+    /// even fit it (no piece of the mover on the origin, a capture of the mover's own piece
+    /// or of a king, a drop from an empty hand or onto a piece) leaves it unchanged.
     #[inline]
     pub fn play_unchecked(&mut self, mv: Move) {
         let us = self.side;
         match mv {
             Move::Normal { from, to, promote } => {
-                let piece = self.board[from.index()].expect("a piece stands on the origin");
-                debug_assert_eq!(piece.color, us);
+                let Some(piece) = self.board[from.index()] else {
+                    return;
+                };
+                let target = self.board[to.index()];
+                if piece.color != us
+                    || from == to
+                    || to.index() >= G::SQUARES
+                    || target.is_some_and(|t| t.color == us || t.kind == PieceKind::King)
+                {
+                    return;
+                }
                 self.remove_piece(from, piece);
-                if let Some(captured) = self.board[to.index()] {
+                if let Some(captured) = target {
                     self.remove_piece(to, captured);
                     self.add_to_hand(us, captured.kind.unpromoted());
                 }
@@ -466,12 +482,82 @@ impl<G: Game> Position<G> {
                 self.add_piece(to, Piece::new(us, kind));
             }
             Move::Drop { kind, to } => {
+                if self.hands[us.index()].count(kind) == 0
+                    || to.index() >= G::SQUARES
+                    || self.board[to.index()].is_some()
+                {
+                    return;
+                }
                 self.remove_from_hand(us, kind);
                 self.add_piece(to, Piece::new(us, kind));
             }
         }
         self.flip_side();
         self.move_number = self.move_number.saturating_add(1);
+    }
+
+    /// Takes back `mv`, the last move, which captured `captured` (its kind on the board, so
+    /// promoted if it was): afterwards the position is the one `mv` was played in, with the
+    /// other side to move and the move number one lower (not below 1). `mv` is read as the
+    /// mover played it: the piece on `to` belongs to the side not to move, and was unpromoted
+    /// before the move if `promote` is set.
+    ///
+    /// Only whether the move fits the position is checked, not whether the result is legal
+    /// (that is the predecessor generator's work): the moved piece of the side not to move on
+    /// `to`, promoted if the move promoted; `from` empty; a captured piece, never a king, in
+    /// the mover's hand; a dropped piece of a hand kind. A move that does not fit is an
+    /// error and changes nothing. The key stays incremental.
+    pub fn unplay(
+        &mut self,
+        mv: Move,
+        captured: Option<PieceKind>,
+    ) -> Result<(), crate::IllegalMove> {
+        let mover = !self.side;
+        let misfit = || Err(crate::IllegalMove(mv.to_usi::<G>()));
+        match mv {
+            Move::Normal { from, to, promote } => {
+                let Some(piece) = self.board[to.index()] else {
+                    return misfit();
+                };
+                let before = if promote {
+                    if !piece.kind.is_promoted() {
+                        return misfit();
+                    }
+                    piece.kind.unpromoted()
+                } else {
+                    piece.kind
+                };
+                let held = captured.map(|c| c.unpromoted());
+                if piece.color != mover
+                    || from == to
+                    || from.index() >= G::SQUARES
+                    || self.board[from.index()].is_some()
+                    || held == Some(PieceKind::King)
+                    || held.is_some_and(|k| self.hands[mover.index()].count(k) == 0)
+                {
+                    return misfit();
+                }
+                self.remove_piece(to, piece);
+                self.add_piece(from, Piece::new(mover, before));
+                if let (Some(c), Some(base)) = (captured, held) {
+                    self.remove_from_hand(mover, base);
+                    self.add_piece(to, Piece::new(!mover, c));
+                }
+            }
+            Move::Drop { kind, to } => {
+                if kind == PieceKind::King
+                    || kind.is_promoted()
+                    || self.board[to.index()] != Some(Piece::new(mover, kind))
+                {
+                    return misfit();
+                }
+                self.remove_piece(to, Piece::new(mover, kind));
+                self.add_to_hand(mover, kind);
+            }
+        }
+        self.flip_side();
+        self.move_number = self.move_number.saturating_sub(1).max(1);
+        Ok(())
     }
 
     /// Plays `mv` after checking that it is legal here.
@@ -560,7 +646,7 @@ mod tests {
                     let kind = PieceKind::ALL[(r >> 16) as usize % PieceKind::COUNT];
                     let piece = Piece::new(color, kind);
                     *cell = Some(piece);
-                    by_put.put(Square::from_index(i as u8), piece);
+                    by_put.put(Square::from_index(i as u8).expect("i < SQUARES"), piece);
                 }
             }
             let mut hands = [Hand::EMPTY; 2];
@@ -577,7 +663,7 @@ mod tests {
                 Color::White
             };
             by_put.set_side_to_move(side);
-            let built = Position::<G>::from_board(&board[..G::SQUARES], hands, side)
+            let built = Position::<G>::from_board_unchecked(&board[..G::SQUARES], hands, side)
                 .expect("the board has G::SQUARES squares");
             assert_eq!(built, by_put);
             assert_eq!(built.key(), by_put.key());
@@ -603,9 +689,12 @@ mod tests {
     fn from_board_rejects_a_wrong_length() {
         let board = [None; MAX_SQUARES];
         let hands = [Hand::EMPTY; 2];
-        assert!(Position::<MiniShogi>::from_board(&board, hands, Color::Black).is_none());
-        assert!(Position::<Shogi>::from_board(&board[..80], hands, Color::Black).is_none());
-        let empty = Position::<Shogi>::from_board(&board, hands, Color::Black).expect("81");
+        assert!(Position::<MiniShogi>::from_board_unchecked(&board, hands, Color::Black).is_none());
+        assert!(
+            Position::<Shogi>::from_board_unchecked(&board[..80], hands, Color::Black).is_none()
+        );
+        let empty =
+            Position::<Shogi>::from_board_unchecked(&board, hands, Color::Black).expect("81");
         assert_eq!(empty, Position::empty());
         assert_eq!(empty.key(), Position::<Shogi>::empty().key());
     }

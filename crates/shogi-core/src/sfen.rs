@@ -1,6 +1,9 @@
 //! SFEN text: `<board> <side> <hands> [<move number>]`, for both games.
 
-use crate::{Color, Game, MiniShogi, Piece, PieceKind, Position, Shogi, Square};
+use crate::{
+    Color, Game, IllegalPosition, MiniShogi, Piece, PieceKind, Position, Relax, Setup, Shogi,
+    Square,
+};
 use core::fmt;
 
 /// Why a SFEN string could not be read. Ranks and files are counted as in the text: rank 1
@@ -70,6 +73,9 @@ pub enum SfenError {
     RepeatedHandPiece(char),
     /// The move number is not a non-negative integer.
     BadMoveNumber(String),
+    /// Well-formed text describing no position of the game (no king, too many rooks, ...),
+    /// or one breaking a rule that was not relaxed.
+    Illegal(IllegalPosition),
 }
 
 impl fmt::Display for SfenError {
@@ -113,6 +119,7 @@ impl fmt::Display for SfenError {
             BadMoveNumber(s) => {
                 write!(f, "move number must be a non-negative integer, found {s:?}")
             }
+            Illegal(e) => write!(f, "illegal position: {e}"),
         }
     }
 }
@@ -139,85 +146,99 @@ pub fn sfen_ranks(sfen: &str) -> Result<usize, SfenError> {
     Ok(board.split('/').count())
 }
 
-impl<G: Game> Position<G> {
-    /// Reads a SFEN of this game. Any text is accepted without panicking; malformed text
-    /// gives an error saying what and where. The position is not validated (see
-    /// [`Position::validate`]): SFEN can describe illegal positions.
-    pub fn from_sfen(sfen: &str) -> Result<Self, SfenError> {
-        let (board, side, hands, number) = fields(sfen)?;
-        let mut pos = Self::empty();
-        let ranks: Vec<&str> = board.split('/').collect();
-        if ranks.len() != G::HEIGHT as usize {
-            return Err(SfenError::WrongRankCount {
-                expected: G::HEIGHT as usize,
-                found: ranks.len(),
+/// Reads SFEN text into an unchecked position (see [`crate::Setup::from_sfen`]).
+pub(crate) fn parse<G: Game>(sfen: &str) -> Result<Position<G>, SfenError> {
+    let (board, side, hands, number) = fields(sfen)?;
+    let mut pos = Position::<G>::empty();
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != G::HEIGHT as usize {
+        return Err(SfenError::WrongRankCount {
+            expected: G::HEIGHT as usize,
+            found: ranks.len(),
+        });
+    }
+    let w = G::WIDTH as usize;
+    for (y, text) in ranks.iter().enumerate() {
+        let rank = y + 1;
+        let mut x = 0usize;
+        let mut promoted = false;
+        for ch in text.chars() {
+            if let Some(d) = ch.to_digit(10).filter(|&d| d > 0 && !promoted) {
+                x += d as usize;
+                continue;
+            }
+            if ch == '+' {
+                if promoted {
+                    return Err(SfenError::DanglingPromotion { rank });
+                }
+                promoted = true;
+                continue;
+            }
+            let kind = PieceKind::from_letter(ch).ok_or(if promoted {
+                SfenError::DanglingPromotion { rank }
+            } else {
+                SfenError::BadBoardChar { rank, ch }
+            })?;
+            let kind = if promoted {
+                kind.promoted()
+                    .ok_or(SfenError::CannotPromote { rank, piece: ch })?
+            } else {
+                kind
+            };
+            promoted = false;
+            if x < w {
+                let color = if ch.is_ascii_uppercase() {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                pos.put(Square::at::<G>(x as u8, y as u8), Piece::new(color, kind));
+            }
+            x += 1;
+        }
+        if promoted {
+            return Err(SfenError::DanglingPromotion { rank });
+        }
+        if x != w {
+            return Err(SfenError::RankLength {
+                rank,
+                expected: w,
+                found: x,
             });
         }
-        let w = G::WIDTH as usize;
-        for (y, text) in ranks.iter().enumerate() {
-            let rank = y + 1;
-            let mut x = 0usize;
-            let mut promoted = false;
-            for ch in text.chars() {
-                if let Some(d) = ch.to_digit(10).filter(|&d| d > 0 && !promoted) {
-                    x += d as usize;
-                    continue;
-                }
-                if ch == '+' {
-                    if promoted {
-                        return Err(SfenError::DanglingPromotion { rank });
-                    }
-                    promoted = true;
-                    continue;
-                }
-                let kind = PieceKind::from_letter(ch).ok_or(if promoted {
-                    SfenError::DanglingPromotion { rank }
-                } else {
-                    SfenError::BadBoardChar { rank, ch }
-                })?;
-                let kind = if promoted {
-                    kind.promoted()
-                        .ok_or(SfenError::CannotPromote { rank, piece: ch })?
-                } else {
-                    kind
-                };
-                promoted = false;
-                if x < w {
-                    let color = if ch.is_ascii_uppercase() {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    pos.put(Square::new::<G>(x as u8, y as u8), Piece::new(color, kind));
-                }
-                x += 1;
-            }
-            if promoted {
-                return Err(SfenError::DanglingPromotion { rank });
-            }
-            if x != w {
-                return Err(SfenError::RankLength {
-                    rank,
-                    expected: w,
-                    found: x,
-                });
-            }
-        }
-        match side {
-            "b" => pos.set_side_to_move(Color::Black),
-            "w" => pos.set_side_to_move(Color::White),
-            other => return Err(SfenError::BadSide(other.to_string())),
-        }
-        if hands != "-" {
-            parse_hands(&mut pos, hands)?;
-        }
-        if let Some(n) = number {
-            let n: u32 = n
-                .parse()
-                .map_err(|_| SfenError::BadMoveNumber(n.to_string()))?;
-            pos.set_move_number(n);
-        }
-        Ok(pos)
+    }
+    match side {
+        "b" => pos.set_side_to_move(Color::Black),
+        "w" => pos.set_side_to_move(Color::White),
+        other => return Err(SfenError::BadSide(other.to_string())),
+    }
+    if hands != "-" {
+        parse_hands(&mut pos, hands)?;
+    }
+    if let Some(n) = number {
+        let n: u32 = n
+            .parse()
+            .map_err(|_| SfenError::BadMoveNumber(n.to_string()))?;
+        pos.set_move_number(n);
+    }
+    Ok(pos)
+}
+
+impl<G: Game> Position<G> {
+    /// Reads a SFEN of this game and checks that it is a legal position (every rule of
+    /// [`crate::PositionErrors`]). Any text is accepted without panicking: malformed text
+    /// gives an error saying what and where, a legal-looking text that breaks a rule an
+    /// error naming every broken rule.
+    pub fn from_sfen(sfen: &str) -> Result<Self, SfenError> {
+        Self::from_sfen_with(sfen, Relax::empty())
+    }
+
+    /// [`Position::from_sfen`] with some rules relaxed (for example [`Relax::CANDIDATE`] to
+    /// read any position of the estimate's candidate space).
+    pub fn from_sfen_with(sfen: &str, relax: Relax) -> Result<Self, SfenError> {
+        Setup::from_sfen(sfen)?
+            .into_position(relax)
+            .map_err(SfenError::Illegal)
     }
 
     /// The SFEN text of the position (hands in the usual order `RBGSNLP`, Black's first).
@@ -229,7 +250,7 @@ impl<G: Game> Position<G> {
             }
             let mut empty = 0;
             for x in 0..G::WIDTH {
-                match self.piece_at(Square::new::<G>(x, y)) {
+                match self.piece_at(Square::at::<G>(x, y)) {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
@@ -337,11 +358,17 @@ pub enum AnyPosition {
 }
 
 impl AnyPosition {
-    /// Reads a SFEN of either game (9 ranks: Shogi; 5 ranks: Mini Shogi).
+    /// Reads a SFEN of either game (9 ranks: Shogi; 5 ranks: Mini Shogi) and checks that it
+    /// is a legal position, as [`Position::from_sfen`].
     pub fn from_sfen(sfen: &str) -> Result<AnyPosition, SfenError> {
+        Self::from_sfen_with(sfen, Relax::empty())
+    }
+
+    /// [`AnyPosition::from_sfen`] with some rules relaxed, as [`Position::from_sfen_with`].
+    pub fn from_sfen_with(sfen: &str, relax: Relax) -> Result<AnyPosition, SfenError> {
         match sfen_ranks(sfen)? {
-            9 => Position::from_sfen(sfen).map(AnyPosition::Shogi),
-            5 => Position::from_sfen(sfen).map(AnyPosition::Mini),
+            9 => Position::from_sfen_with(sfen, relax).map(AnyPosition::Shogi),
+            5 => Position::from_sfen_with(sfen, relax).map(AnyPosition::Mini),
             ranks => Err(SfenError::UnsupportedBoard { ranks }),
         }
     }

@@ -5,6 +5,7 @@
 //! index is `x * H + y`, so one file occupies consecutive bits of a bitboard and the index
 //! order is the square order of the paper and of the authors' ranking code.
 
+use crate::tables::MAX_SQUARES;
 use crate::Game;
 
 /// A square index `x * H + y`. The coordinates depend on the game's board height, so the
@@ -13,16 +14,41 @@ use crate::Game;
 pub struct Square(u8);
 
 impl Square {
-    /// The square with this raw index. The caller guarantees `index < G::SQUARES` for the
-    /// game it is used with; out-of-range squares are simply never produced by this crate.
+    /// The square with this raw index, if it is below [`MAX_SQUARES`] (the largest board).
+    /// Whether it lies on a smaller game's board is [`Square::from_index_in`]'s question.
     #[inline(always)]
-    pub const fn from_index(index: u8) -> Square {
-        Square(index)
+    pub const fn from_index(index: u8) -> Option<Square> {
+        if (index as usize) < MAX_SQUARES {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
-    /// The square at column `x` (0 = leftmost file) and row `y` (0 = top rank).
+    /// The square with this raw index, if it lies on the board of game `G`.
     #[inline(always)]
-    pub fn new<G: Game>(x: u8, y: u8) -> Square {
+    pub const fn from_index_in<G: Game>(index: u8) -> Option<Square> {
+        if (index as usize) < G::SQUARES {
+            Some(Square(index))
+        } else {
+            None
+        }
+    }
+
+    /// The square at column `x` (0 = leftmost file) and row `y` (0 = top rank), if it lies
+    /// on the board of game `G`.
+    #[inline(always)]
+    pub fn new<G: Game>(x: u8, y: u8) -> Option<Square> {
+        if x < G::WIDTH && y < G::HEIGHT {
+            Some(Square(x * G::HEIGHT + y))
+        } else {
+            None
+        }
+    }
+
+    /// [`Square::new`] for coordinates the caller has already checked.
+    #[inline(always)]
+    pub(crate) fn at<G: Game>(x: u8, y: u8) -> Square {
         debug_assert!(x < G::WIDTH && y < G::HEIGHT);
         Square(x * G::HEIGHT + y)
     }
@@ -48,7 +74,8 @@ impl Square {
     /// The file number used in USI and Japanese notation (`W - x`).
     #[inline(always)]
     pub fn file<G: Game>(self) -> u8 {
-        G::WIDTH - self.x::<G>()
+        // Saturating: a square off this game's board must not panic (it gives file 0).
+        G::WIDTH.saturating_sub(self.x::<G>())
     }
 
     /// The rank letter used in USI (`'a' + y`).
@@ -60,13 +87,14 @@ impl Square {
     /// The square mirrored left-right (`x -> W-1-x`).
     #[inline(always)]
     pub fn hflip<G: Game>(self) -> Square {
-        Square::new::<G>(G::WIDTH - 1 - self.x::<G>(), self.y::<G>())
+        // Saturating so that a square off this game's board stays a valid square.
+        Square::at::<G>((G::WIDTH - 1).saturating_sub(self.x::<G>()), self.y::<G>())
     }
 
     /// The square rotated by 180 degrees (the same square seen by the other player).
     #[inline(always)]
     pub fn rotate<G: Game>(self) -> Square {
-        Square((G::SQUARES - 1 - self.index()) as u8)
+        Square((G::SQUARES - 1).saturating_sub(self.index()) as u8)
     }
 
     /// Parses a USI square such as `7g` (file digit, rank letter).
@@ -80,7 +108,7 @@ impl Square {
         if file == 0 || file > G::WIDTH || y >= G::HEIGHT {
             return None;
         }
-        Some(Square::new::<G>(G::WIDTH - file, y))
+        Square::new::<G>(G::WIDTH - file, y)
     }
 
     /// Formats the square as USI text, e.g. `7g`.

@@ -1,7 +1,10 @@
 //! SFEN and USI parsing: every malformed input is a typed error, and nothing panics.
 
 use proptest::prelude::*;
-use shogi_core::{AnyPosition, MiniShogi, Move, Position, SfenError, Shogi, UsiError};
+use shogi_core::{
+    AnyPosition, MiniShogi, Move, Position, PositionErrors, Relax, Setup, SfenError, Shogi,
+    UsiError,
+};
 
 fn err(sfen: &str) -> SfenError {
     AnyPosition::from_sfen(sfen).expect_err(sfen)
@@ -81,7 +84,12 @@ fn malformed_sfen_errors_say_what_and_where() {
         err("rbsgk/4p/5/P4/KGSBR b 128P 1"),
         BadHandCount("128".into())
     );
-    assert!(AnyPosition::from_sfen("rbsgk/4p/5/P4/KGSBR b 127P 1").is_ok());
+    // The largest count reads, and is then judged by the rules: too much material.
+    assert!(Setup::<MiniShogi>::from_sfen("rbsgk/4p/5/P4/KGSBR b 127P 1").is_ok());
+    assert!(matches!(
+        err("rbsgk/4p/5/P4/KGSBR b 127P 1"),
+        SfenError::Illegal(e) if e.errors() == PositionErrors::TOO_MUCH_MATERIAL
+    ));
     assert_eq!(err("rbsgk/4p/5/P4/KGSBR b P2 1"), BadHandCount("2".into()));
     assert_eq!(err("rbsgk/4p/5/P4/KGSBR b PP 1"), RepeatedHandPiece('P'));
     assert_eq!(
@@ -113,8 +121,9 @@ fn game_is_known_from_the_number_of_ranks() {
         Ok(AnyPosition::Shogi(_))
     ));
     // The move number is optional; large hand counts are read (validation judges them).
-    let p = Position::<MiniShogi>::from_sfen("rbsgk/4p/5/P4/KGSBR w 12p").unwrap();
+    let p = Setup::<MiniShogi>::from_sfen("rbsgk/4p/5/P4/KGSBR w 12p").unwrap();
     assert_eq!(p.to_sfen(), "rbsgk/4p/5/P4/KGSBR w 12p 1");
+    assert_eq!(p.validate(), PositionErrors::TOO_MUCH_MATERIAL);
 }
 
 #[test]
@@ -215,8 +224,18 @@ proptest! {
 
     #[test]
     fn arbitrary_positions_generate_without_panicking(s in prop_oneof![arbitrary_position(5), arbitrary_position(9)]) {
-        let p = AnyPosition::from_sfen(&s).unwrap();
-        prop_assert_eq!(AnyPosition::from_sfen(&p.to_sfen()).unwrap(), p.clone());
+        // Arbitrary boards break essential rules more often than not: those are refused
+        // with a reason, the rest must generate, play and count without panicking.
+        let p = match AnyPosition::from_sfen_with(&s, Relax::CANDIDATE) {
+            Ok(p) => p,
+            Err(SfenError::Illegal(e)) => {
+                prop_assert!(e.errors().intersects(PositionErrors::ESSENTIAL), "{}", e);
+                prop_assert!(!e.reason().is_empty());
+                return Ok(());
+            }
+            Err(e) => return Err(TestCaseError::fail(format!("{s}: {e}"))),
+        };
+        prop_assert_eq!(AnyPosition::from_sfen_with(&p.to_sfen(), Relax::CANDIDATE).unwrap(), p.clone());
         match p {
             AnyPosition::Shogi(p) => no_panic_on(&p)?,
             AnyPosition::Mini(p) => no_panic_on(&p)?,

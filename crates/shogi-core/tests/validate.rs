@@ -1,12 +1,23 @@
 //! Validation reports each rule of SPEC §5 that a position breaks, and only those.
 
-use shogi_core::{MiniShogi, Position, PositionErrors as E, Shogi};
+use shogi_core::{
+    AnyPosition, MiniShogi, Position, PositionErrors as E, Relax, Setup, SfenError, Shogi,
+};
 
 fn shogi(sfen: &str) -> E {
-    Position::<Shogi>::from_sfen(sfen).unwrap().validate()
+    Setup::<Shogi>::from_sfen(sfen).unwrap().validate()
 }
 fn mini(sfen: &str) -> E {
-    Position::<MiniShogi>::from_sfen(sfen).unwrap().validate()
+    Setup::<MiniShogi>::from_sfen(sfen).unwrap().validate()
+}
+
+/// The rules `Position::from_sfen_with(sfen, relax)` reports, or empty if it accepts.
+fn refused(sfen: &str, relax: Relax) -> E {
+    match AnyPosition::from_sfen_with(sfen, relax) {
+        Ok(_) => E::empty(),
+        Err(SfenError::Illegal(e)) => e.errors(),
+        Err(e) => panic!("{sfen}: not a syntax error expected: {e}"),
+    }
 }
 
 #[test]
@@ -64,7 +75,82 @@ fn each_rule_is_reported() {
 
 #[test]
 fn placement_filter_is_two_pawns_and_dead_pieces() {
-    let p = Position::<MiniShogi>::from_sfen("P3k/5/P4/5/K3R b - 1").unwrap();
+    let p =
+        Position::<MiniShogi>::from_sfen_with("P3k/5/P4/5/K3R b - 1", Relax::CANDIDATE).unwrap();
     assert_eq!(p.placement_errors(), E::PLACEMENT);
     assert!(p.validate().to_string().contains("two unpromoted pawns"));
+}
+
+#[test]
+fn a_position_is_checked_on_the_way_in_and_every_problem_is_named() {
+    // No kings, ten rooks and more: refused with all of it, even with everything relaxed
+    // (the kings and the material are never relaxed).
+    let crowded = "9/9/RRRRRRRRR/9/9/9/9/9/9 b RBGSNLP 1";
+    let e = match Position::<Shogi>::from_sfen_with(crowded, Relax::CANDIDATE) {
+        Err(SfenError::Illegal(e)) => e,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(e.errors(), E::MISSING_KING | E::TOO_MUCH_MATERIAL);
+    for part in [
+        "Black has no king",
+        "White has no king",
+        "10 rooks on the board and in hand, this game has 2",
+    ] {
+        assert!(e.to_string().contains(part), "{e}");
+    }
+    assert_eq!(
+        refused("4k/5/5/5/K4 b 3P 1", Relax::CANDIDATE),
+        E::TOO_MUCH_MATERIAL
+    );
+    assert_eq!(
+        refused("k3k/5/5/5/K4 b - 1", Relax::CANDIDATE),
+        E::TOO_MANY_KINGS | E::TOO_MUCH_MATERIAL
+    );
+    assert_eq!(
+        refused("4k4/9/9/9/9/9/9/9/4K4 b 3R 1", Relax::CANDIDATE),
+        E::TOO_MUCH_MATERIAL
+    );
+    assert_eq!(
+        refused("4k4/9/9/9/9/9/9/9/4K4 b 19P 1", Relax::CANDIDATE),
+        E::TOO_MUCH_MATERIAL
+    );
+    assert_eq!(
+        refused("4k/5/5/5/K4 b 99P 1", Relax::CANDIDATE),
+        E::TOO_MUCH_MATERIAL
+    );
+}
+
+#[test]
+fn each_relaxable_rule_is_refused_unless_relaxed() {
+    let two_pawns_dead_check = "P3k/5/P4/5/K3R b - 1";
+    let all = E::DEAD_PIECE | E::TWO_PAWNS | E::OPPONENT_IN_CHECK;
+    assert_eq!(refused(two_pawns_dead_check, Relax::empty()), all);
+    assert_eq!(
+        refused(two_pawns_dead_check, Relax::TWO_PAWNS),
+        E::DEAD_PIECE | E::OPPONENT_IN_CHECK
+    );
+    assert_eq!(
+        refused(two_pawns_dead_check, Relax::DEAD_PIECES),
+        E::TWO_PAWNS | E::OPPONENT_IN_CHECK
+    );
+    assert_eq!(
+        refused(two_pawns_dead_check, Relax::OPPONENT_IN_CHECK),
+        E::PLACEMENT
+    );
+    assert_eq!(
+        refused(two_pawns_dead_check, Relax::PLACEMENT),
+        E::OPPONENT_IN_CHECK
+    );
+    assert_eq!(refused(two_pawns_dead_check, Relax::CANDIDATE), E::empty());
+    // What was relaxed is still reported by the position itself.
+    let p = Position::<MiniShogi>::from_sfen_with(two_pawns_dead_check, Relax::CANDIDATE).unwrap();
+    assert_eq!(p.validate(), all);
+    let e = Position::<MiniShogi>::from_sfen(two_pawns_dead_check).unwrap_err();
+    for part in [
+        "Black has two unpromoted pawns on file 5",
+        "Black's pawn on 5a can never move",
+        "White, not to move, is in check",
+    ] {
+        assert!(e.to_string().contains(part), "{e}");
+    }
 }

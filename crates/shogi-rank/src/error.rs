@@ -1,7 +1,7 @@
 //! Error types.
 
 use crate::material::material_text;
-use shogi_core::{Color, Material, PieceKind};
+use shogi_core::{Material, PieceKind};
 
 /// A material that does not describe a candidate space of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,13 +41,6 @@ impl std::error::Error for MaterialError {}
 pub enum RankError {
     /// Only Black-to-move positions are in `P_K`.
     WhiteToMove,
-    /// A side has no king or more than one.
-    KingCount {
-        /// The side.
-        color: Color,
-        /// Its number of kings on the board.
-        count: u32,
-    },
     /// The king placement is not K-canonical: `κ(p) > κ(Hflip(p))` (SPEC §3). The mirror
     /// image of the position has a rank.
     NotKCanonical,
@@ -65,6 +58,10 @@ pub enum RankError {
         /// `|P_K|`, in decimal.
         count: String,
     },
+    /// Unranking built something that is no position. Never returned by a table from
+    /// [`crate::RankTable::new`]; it exists so that a bug shows as an error, not as a corrupt
+    /// position.
+    Illegal(shogi_core::IllegalPosition),
 }
 
 impl core::fmt::Display for RankError {
@@ -73,12 +70,6 @@ impl core::fmt::Display for RankError {
             RankError::WhiteToMove => f.write_str(
                 "White is to move: only Black-to-move positions have a rank (flip the colours)",
             ),
-            RankError::KingCount { color, count } => {
-                write!(
-                    f,
-                    "{color:?} has {count} kings on the board; exactly one is needed"
-                )
-            }
             RankError::NotKCanonical => f.write_str(
                 "the king placement is not K-canonical (SPEC §3): rank the left-right mirror image",
             ),
@@ -88,6 +79,7 @@ impl core::fmt::Display for RankError {
                 material_text(found),
                 material_text(expected)
             ),
+            RankError::Illegal(e) => write!(f, "unranking gave no position ({e}): a bug"),
             RankError::OutOfRange { rank, count } => {
                 write!(
                     f,

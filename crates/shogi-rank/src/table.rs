@@ -8,7 +8,7 @@ use crate::error::{MaterialError, RankError};
 use crate::material::{king_placements, piece_types, PieceType};
 use crate::u256::{Divisor64, U256};
 use num_bigint::BigUint;
-use shogi_core::{Color, Game, Material, Piece, PieceKind, Position, Square};
+use shogi_core::{Color, Game, Material, Piece, PieceKind, Position, Relax, Setup, Square};
 use std::collections::HashMap;
 use std::marker::PhantomData;
 
@@ -403,7 +403,8 @@ impl<G: Game> RankTable<G> {
         let class = &self.classes[ci];
         let x = r.checked_sub(self.offsets[ci]).unwrap_or(U256::ZERO);
         let (mut q, mut low) = x.div_rem_u64(self.low_radices[class.low as usize]);
-        let mut pos = Position::<G>::empty();
+        // A setup until every piece is placed; the check on the way out costs a few popcounts.
+        let mut pos = Setup::<G>::empty();
         for (i, t) in self.types.iter().enumerate() {
             let h = class.hand[i];
             if h == 0 {
@@ -417,14 +418,11 @@ impl<G: Game> RankTable<G> {
             pos.set_hand(Color::White, t.kind, h - black);
         }
         let (bk, wk) = self.king_squares(low as u32);
-        pos.put(
-            Square::from_index(bk as u8),
-            Piece::new(Color::Black, PieceKind::King),
-        );
-        pos.put(
-            Square::from_index(wk as u8),
-            Piece::new(Color::White, PieceKind::King),
-        );
+        for (sq, color) in [(bk, Color::Black), (wk, Color::White)] {
+            if let Some(sq) = Square::from_index_in::<G>(sq as u8) {
+                pos.put(sq, Piece::new(color, PieceKind::King));
+            }
+        }
         let board_mask: u128 = if G::SQUARES >= 128 {
             u128::MAX
         } else {
@@ -444,19 +442,16 @@ impl<G: Game> RankTable<G> {
             q = nq;
             (empty, m) = place_type(&mut pos, empty, m, table, d, self.types[ti as usize].kind);
         }
-        Ok(pos)
+        // Every rank describes a position of `P_K`, so this never fails; were it to (a bug),
+        // the error names the broken rule instead of handing out a corrupt position.
+        pos.into_position(Relax::CANDIDATE)
+            .map_err(RankError::Illegal)
     }
 
     /// The rank of a position as a fixed-width integer.
     pub fn rank_u256(&self, pos: &Position<G>) -> Result<U256, RankError> {
         if pos.side_to_move() != Color::Black {
             return Err(RankError::WhiteToMove);
-        }
-        for color in Color::ALL {
-            let count = pos.pieces(color, PieceKind::King).count();
-            if count != 1 {
-                return Err(RankError::KingCount { color, count });
-            }
         }
         let found = pos.material();
         if found != self.material {
@@ -533,7 +528,7 @@ const GROUPS: [(Color, bool); 4] = [
 /// squares still empty and their number.
 #[inline]
 fn place_type<G: Game>(
-    pos: &mut Position<G>,
+    pos: &mut Setup<G>,
     mut empty: u128,
     mut m: usize,
     table: &SplitTable,
@@ -567,7 +562,9 @@ fn place_type<G: Game>(
         let mut set = 0u128;
         unrank_set(empty, m, n, gd, |sq| {
             set |= 1u128 << sq;
-            pos.put(Square::from_index(sq as u8), piece);
+            if let Some(sq) = Square::from_index_in::<G>(sq as u8) {
+                pos.put(sq, piece);
+            }
         });
         empty &= !set;
         m -= n;

@@ -4,7 +4,7 @@
 
 mod common;
 
-use shogi_core::{Color, Game, MiniShogi, Piece, PieceKind, Position, Shogi, Square};
+use shogi_core::{Color, Game, MiniShogi, Piece, PieceKind, Position, Relax, Setup, Shogi, Square};
 use shogi_rank::{count, material_from_spec, RankTable, U256};
 
 /// A compact, collision-free code of a position with at most ten pieces on the board.
@@ -36,13 +36,11 @@ fn k_canonical<G: Game>(pos: &Position<G>) -> bool {
 /// are split between the two hands and a set of squares, and each board piece gets an owner
 /// and (if the type can promote) a promotion state.
 fn brute_force<G: Game>(types: &[(PieceKind, u8)]) -> Vec<(u128, u64)> {
-    fn place<G: Game>(
-        pos: &mut Position<G>,
-        types: &[(PieceKind, u8)],
-        out: &mut Vec<(u128, u64)>,
-    ) {
+    fn place<G: Game>(pos: &mut Setup<G>, types: &[(PieceKind, u8)], out: &mut Vec<(u128, u64)>) {
         let Some(&(kind, s)) = types.first() else {
-            out.push(code(pos));
+            // The brute force builds setups; every one is a candidate position.
+            let pos = pos.clone().into_position(Relax::CANDIDATE).unwrap();
+            out.push(code(&pos));
             return;
         };
         for black in 0..=s {
@@ -51,7 +49,7 @@ fn brute_force<G: Game>(types: &[(PieceKind, u8)]) -> Vec<(u128, u64)> {
                 pos.set_hand(Color::Black, kind, black);
                 pos.set_hand(Color::White, kind, white);
                 let empty: Vec<Square> = (0..G::SQUARES as u8)
-                    .map(Square::from_index)
+                    .filter_map(Square::from_index)
                     .filter(|&q| pos.piece_at(q).is_none())
                     .collect();
                 let variants: Vec<Piece> = Color::ALL
@@ -103,11 +101,14 @@ fn brute_force<G: Game>(types: &[(PieceKind, u8)]) -> Vec<(u128, u64)> {
     let mut out = Vec::new();
     for b in 0..G::SQUARES as u8 {
         for w in 0..G::SQUARES as u8 {
-            let (bs, ws) = (Square::from_index(b), Square::from_index(w));
+            let (bs, ws) = (
+                Square::from_index(b).unwrap(),
+                Square::from_index(w).unwrap(),
+            );
             if b == w || (bs, ws) > (bs.hflip::<G>(), ws.hflip::<G>()) {
                 continue;
             }
-            let mut pos = Position::<G>::empty();
+            let mut pos = Setup::<G>::empty();
             pos.put(bs, Piece::new(Color::Black, PieceKind::King));
             pos.put(ws, Piece::new(Color::White, PieceKind::King));
             place(&mut pos, types, &mut out);

@@ -74,7 +74,7 @@ fn tuple<G: Game>(p: &shogi_core::Position<G>) -> Vec<Vec<usize>> {
         ] {
             let mut v: Vec<usize> = (0..G::SQUARES)
                 .filter(|&s| {
-                    p.piece_at(shogi_core::Square::from_index(s as u8))
+                    p.piece_at(shogi_core::Square::from_index(s as u8).unwrap())
                         .is_some_and(|pc| {
                             pc.color == color
                                 && pc.kind.unpromoted() == kind

@@ -153,8 +153,8 @@ fn scores<G: Game>(t: &RankTable<G>, s: &Stats, n: u64) -> [f64; 3] {
     for b in 0..sq {
         for w in 0..sq {
             let (bs, ws) = (
-                shogi_core::Square::from_index(b as u8),
-                shogi_core::Square::from_index(w as u8),
+                shogi_core::Square::from_index(b as u8).unwrap(),
+                shogi_core::Square::from_index(w as u8).unwrap(),
             );
             if b != w && (bs, ws) <= (bs.hflip::<G>(), ws.hflip::<G>()) {
                 kings_obs.push(s.kings[b * sq + w]);

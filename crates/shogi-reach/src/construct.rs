@@ -356,10 +356,11 @@ impl KingState {
     fn from_index<G: Game>(i: usize) -> KingState {
         // Indices come from `index`, so both squares are below `G::SQUARES` (at most 81).
         let kings = i / 2;
+        let square = |s: usize| Square::from_index(s as u8).expect("a square of `index`");
         KingState {
-            black: Square::from_index((kings / G::SQUARES) as u8),
-            white: Square::from_index((kings % G::SQUARES) as u8),
-            side: Color::from_index(i % 2),
+            black: square(kings / G::SQUARES),
+            white: square(kings % G::SQUARES),
+            side: Color::from_index(i % 2).expect("0 or 1"),
         }
     }
 

@@ -29,7 +29,9 @@ use crate::search::{SearchConfig, SearchOutcome, Searcher, Verdict};
 use core::cmp::Ordering;
 use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
-use shogi_core::{Color, Game, Material, MoveList, Piece, PieceKind, Position, Rules, Square};
+use shogi_core::{
+    Color, Game, Material, MoveList, Piece, PieceKind, Position, Relax, Rules, Setup, Square,
+};
 use shogi_rank::filters::compare_boards;
 use shogi_rank::{material_text, piece_types, MaterialError, RankTable, U256};
 use std::time::{Duration, Instant};
@@ -206,9 +208,10 @@ impl<G: Game> Codec<G> {
 
     /// The position of an unpacked key.
     fn position(&self, u: &Unpacked) -> Position<G> {
-        let mut pos = Position::<G>::empty();
+        let mut pos = Setup::<G>::empty();
+        let square = |s: usize| Square::from_index(s as u8).expect("keys hold board squares");
         for (c, &k) in Color::ALL.iter().zip(&u.kings) {
-            pos.put(Square::from_index(k), Piece::new(*c, PieceKind::King));
+            pos.put(square(usize::from(k)), Piece::new(*c, PieceKind::King));
         }
         let mut at = 0;
         for &(kind, count) in &self.kinds {
@@ -225,8 +228,8 @@ impl<G: Game> Codec<G> {
                     } else {
                         kind
                     };
-                    let piece = Piece::new(Color::from_index(attr / 2), form);
-                    pos.put(Square::from_index(sq as u8), piece);
+                    let color = if attr < 2 { Color::Black } else { Color::White };
+                    pos.put(square(sq), Piece::new(color, form));
                 }
             }
             at += usize::from(count);
@@ -239,7 +242,9 @@ impl<G: Game> Codec<G> {
         } else {
             Color::Black
         });
-        pos
+        // Keys are made from positions of the codec's material only.
+        pos.into_position(Relax::CANDIDATE)
+            .expect("a key decodes to a position")
     }
 
     /// The key: side, the two king squares, then every state, least significant first.
@@ -280,7 +285,7 @@ impl<G: Game> Codec<G> {
     /// The image of `u` under the mirror and/or the colour flip.
     fn transform(&self, u: &Unpacked, mirror: bool, flip: bool) -> Unpacked {
         let map = |sq: usize| {
-            let sq = Square::from_index(sq as u8);
+            let sq = Square::from_index(sq as u8).expect("keys hold board squares");
             let sq = if mirror { sq.hflip::<G>() } else { sq };
             let sq = if flip { sq.rotate::<G>() } else { sq };
             sq.index()
@@ -532,14 +537,15 @@ pub fn kk_positions<G: Game>(material: &Material) -> Result<Vec<Position<G>>, Ex
     let mut out = Vec::new();
     for bk in 0..G::SQUARES as u8 {
         for wk in 0..G::SQUARES as u8 {
-            let (b, w) = (Square::from_index(bk), Square::from_index(wk));
+            let square = |s: u8| Square::from_index_in::<G>(s).expect("s < SQUARES");
+            let (b, w) = (square(bk), square(wk));
             let dx = b.x::<G>().abs_diff(w.x::<G>());
             let dy = b.y::<G>().abs_diff(w.y::<G>());
             if dx.max(dy) < 2 {
                 continue;
             }
             for split in 0..splits {
-                let mut pos = Position::<G>::empty();
+                let mut pos = Setup::<G>::empty();
                 pos.put(b, Piece::new(Color::Black, PieceKind::King));
                 pos.put(w, Piece::new(Color::White, PieceKind::King));
                 // `split` as a mixed-radix number: Black's count of each kind.
@@ -553,7 +559,9 @@ pub fn kk_positions<G: Game>(material: &Material) -> Result<Vec<Position<G>>, Ex
                 }
                 for side in Color::ALL {
                     pos.set_side_to_move(side);
-                    out.push(pos.clone());
+                    // Two kings two squares apart and a material checked above: legal.
+                    let kk = pos.clone().into_position(Relax::empty());
+                    out.push(kk.expect("a KK position is legal"));
                 }
             }
         }
@@ -739,21 +747,18 @@ impl KkConnectivity {
 /// The hub of [`kk_connectivity`]: kings on the centre file, on the first and last ranks
 /// (so the mirror fixes the board), Black holding half of each kind (rounded down).
 fn hub<G: Game>(codec: &Codec<G>) -> Position<G> {
-    let mut pos = Position::<G>::empty();
+    let mut pos = Setup::<G>::empty();
     let x = G::WIDTH / 2;
-    pos.put(
-        Square::new::<G>(x, G::HEIGHT - 1),
-        Piece::new(Color::Black, PieceKind::King),
-    );
-    pos.put(
-        Square::new::<G>(x, 0),
-        Piece::new(Color::White, PieceKind::King),
-    );
+    for (y, color) in [(G::HEIGHT - 1, Color::Black), (0, Color::White)] {
+        let sq = Square::new::<G>(x, y).expect("on the board");
+        pos.put(sq, Piece::new(color, PieceKind::King));
+    }
     for &(kind, n) in &codec.kinds {
         pos.set_hand(Color::Black, kind, n / 2);
         pos.set_hand(Color::White, kind, n - n / 2);
     }
-    pos
+    pos.into_position(Relax::empty())
+        .expect("kings on opposite edges and the codec's material are a legal position")
 }
 
 /// Re-checks SPEC §7 for any game and material: the KK positions of `set`'s material are
@@ -1437,9 +1442,11 @@ mod tests {
         let mut keys = std::collections::HashSet::new();
         // About 3000 ranks spread over the whole space.
         for r in (0..n).step_by((n / 3000) as usize | 1) {
-            let mut p = table.unrank_u256(U256::from(r)).unwrap();
+            let unranked = table.unrank_u256(U256::from(r)).unwrap();
             for side in Color::ALL {
+                let mut p = Setup::from(unranked.clone());
                 p.set_side_to_move(side);
+                let p = p.into_position(Relax::CANDIDATE).unwrap();
                 let u = codec.unpack_position(&p).unwrap();
                 let k = codec.pack(&u);
                 assert_eq!(codec.unpack(k), u);

@@ -18,7 +18,7 @@ use crate::heuristic::{is_kk, piece_weight, Weights};
 use core::ops::ControlFlow;
 use hashbrown::HashTable;
 use shogi_core::tables::MAX_SQUARES;
-use shogi_core::{Color, Game, Hand, Move, Piece, PieceKind, Position, Rules};
+use shogi_core::{Color, Game, Hand, Move, Piece, PieceKind, Position, Relax, Rules, Setup};
 use shogi_retro::{for_each_unmove_of, Unmove, UnmoveKinds};
 
 /// Limits after which a search gives up with [`Verdict::Unknown`].
@@ -181,7 +181,7 @@ fn code(piece: Piece) -> u8 {
 
 fn decode(c: u8) -> Option<Piece> {
     let i = (c as usize).checked_sub(1)?;
-    let color = Color::from_index(i / PieceKind::COUNT);
+    let color = Color::from_index(i / PieceKind::COUNT)?;
     Some(Piece::new(
         color,
         PieceKind::from_index(i % PieceKind::COUNT)?,
@@ -238,12 +238,15 @@ impl<G: Game> Searcher<G> {
         for (square, &c) in board.iter_mut().zip(&p.board[..G::SQUARES]) {
             *square = decode(c);
         }
-        Position::from_board(
+        // Only positions are packed, and the bytes are compared on every key match, so
+        // this never fails.
+        Setup::from_board(
             &board[..G::SQUARES],
             [Hand(p.hands[0]), Hand(p.hands[1])],
             p.side,
         )
-        .expect("a board of G::SQUARES squares")
+        .and_then(|s| s.into_position(Relax::CANDIDATE).ok())
+        .expect("a packed position unpacks to itself")
     }
 
     fn push(&mut self, node: u32, captures: bool, priority: u32) {
@@ -256,13 +259,13 @@ impl<G: Game> Searcher<G> {
 
     /// Searches backwards from `pos` for a KK position.
     ///
-    /// A position with an error that [`Position::validate`] reports (other than more
-    /// material than the standard set, which the search does not care about) has no legal
-    /// predecessor and is not a KK position, so it is `Unreachable` at once.
+    /// A position with an error that [`Position::validate`] reports (a relaxed rule its setup
+    /// broke) has no legal predecessor and is not a KK position, so it is `Unreachable` at
+    /// once.
     pub fn search(&mut self, pos: &Position<G>) -> SearchOutcome<G> {
         self.reset();
         let mut stats = SearchStats::default();
-        let errors = pos.validate() - shogi_core::PositionErrors::TOO_MUCH_MATERIAL;
+        let errors = pos.validate();
         if !errors.is_empty() {
             return SearchOutcome {
                 verdict: Verdict::Unreachable,

@@ -195,7 +195,9 @@ fn forward_set_membership() {
         set.seeds(),
         kk_positions::<MiniShogi>(&material).unwrap().len() as u64
     );
-    let has = |sfen: &str| set.contains(&Position::from_sfen(sfen).unwrap());
+    let has = |sfen: &str| {
+        set.contains(&Position::from_sfen_with(sfen, shogi_core::Relax::CANDIDATE).unwrap())
+    };
     // KK positions, both sides to move.
     assert!(has("4k/5/5/5/K4 b P 1"));
     assert!(has("4k/5/5/5/K4 w p 1"));

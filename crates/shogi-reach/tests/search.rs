@@ -130,7 +130,11 @@ fn a_position_without_predecessors_is_unreachable_at_depth_zero() {
 #[test]
 fn illegal_positions_are_unreachable_without_search() {
     // Kings adjacent: the side not to move is in check.
-    let p = Position::<MiniShogi>::from_sfen("5/5/2k2/2K2/5 b RBGSPrbgsp 1").unwrap();
+    let p = Position::<MiniShogi>::from_sfen_with(
+        "5/5/2k2/2K2/5 b RBGSPrbgsp 1",
+        shogi_core::Relax::CANDIDATE,
+    )
+    .unwrap();
     let out = Searcher::<MiniShogi>::new(SearchConfig::default()).search(&p);
     assert_eq!(out.verdict, Verdict::Unreachable);
     assert_eq!(out.stats.expanded, 0);

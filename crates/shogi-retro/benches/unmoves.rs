@@ -62,7 +62,7 @@ fn bench_game<G: Game>(c: &mut Criterion) {
                 unmoves(p, rules, &mut list);
                 for &u in &list {
                     let mut q = p.clone();
-                    undo(&mut q, u);
+                    undo(&mut q, u).expect("a generated unmove fits");
                     n = n.wrapping_add(q.key());
                 }
             }

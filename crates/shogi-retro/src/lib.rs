@@ -18,5 +18,7 @@ use shogi_core::{Game, Position, Rules};
 pub fn predecessors<G: Game>(pos: &Position<G>, rules: Rules) -> Vec<(Unmove, Position<G>)> {
     let mut list = UnmoveList::new();
     unmoves(pos, rules, &mut list);
-    list.into_iter().map(|u| (u, predecessor(pos, u))).collect()
+    list.into_iter()
+        .filter_map(|u| predecessor(pos, u).ok().map(|p| (u, p)))
+        .collect()
 }

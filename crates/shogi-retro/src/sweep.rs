@@ -16,7 +16,8 @@
 
 use crate::{predecessor, unmoves, Unmove, UnmoveList};
 use shogi_core::{
-    Color, Game, Move, MoveList, Piece, PieceKind, Position, PositionErrors, Rules, Square,
+    Color, Game, Move, MoveList, Piece, PieceKind, Position, PositionErrors, Relax, Rules, Setup,
+    Square,
 };
 use std::time::Instant;
 
@@ -205,7 +206,17 @@ fn check<G: Game>(pos: &Position<G>, ctx: &mut Ctx, report: &mut SweepReport) {
         if Unmove::from_text::<G>(&text) != Ok(u) {
             fail(report, pos, format!("{text}: text does not read back"));
         }
-        let q = predecessor(pos, u);
+        let q = match predecessor(pos, u) {
+            Ok(q) => q,
+            Err(e) => {
+                fail(
+                    report,
+                    pos,
+                    format!("{text}: does not fit the position: {e}"),
+                );
+                continue;
+            }
+        };
         if q.key() != q.compute_key() {
             fail(report, pos, format!("{text}: key not incremental"));
         }
@@ -258,13 +269,14 @@ fn check<G: Game>(pos: &Position<G>, ctx: &mut Ctx, report: &mut SweepReport) {
             );
             continue;
         }
-        let q = predecessor(&child, expected);
-        if q != *pos || q.key() != pos.key() {
-            fail(
+        match predecessor(&child, expected) {
+            Ok(q) if q == *pos && q.key() == pos.key() => {}
+            Ok(q) => fail(
                 report,
                 pos,
                 format!("move {}: undo gives {q}", m.to_usi::<G>()),
-            );
+            ),
+            Err(e) => fail(report, pos, format!("move {}: {e}", m.to_usi::<G>())),
         }
     }
 }
@@ -295,10 +307,9 @@ pub fn random_start<G: Game>(rng: &mut SplitMix) -> Position<G> {
     match rng.below(4) {
         0 | 1 => Position::startpos(),
         2 => loop {
-            let mut p = Position::<G>::startpos();
+            let mut p = Setup::from(Position::<G>::startpos());
             let keep = 1 + rng.below(9); // keep each piece with probability keep/10
-            let occ = p.occupied();
-            for sq in occ {
+            for sq in Position::<G>::startpos().occupied() {
                 if p.piece_at(sq).map(|pc| pc.kind) != Some(PieceKind::King)
                     && !rng.chance(keep, 10)
                 {
@@ -306,16 +317,17 @@ pub fn random_start<G: Game>(rng: &mut SplitMix) -> Position<G> {
                 }
             }
             // Removing pieces can open a line onto the king of the side not to move.
-            if !p.in_check(Color::White) {
+            if let Ok(p) = p.into_position(Relax::empty()) {
                 break p;
             }
         },
         _ => {
-            let mut p = Position::<G>::empty();
+            let mut p = Setup::<G>::empty();
+            let square = |i: usize| Square::from_index_in::<G>(i as u8).expect("i < SQUARES");
             let n = G::SQUARES;
-            let bk = Square::from_index(rng.below(n) as u8);
+            let bk = square(rng.below(n));
             let wk = loop {
-                let s = Square::from_index(rng.below(n) as u8);
+                let s = square(rng.below(n));
                 let dx = (s.x::<G>() as i32 - bk.x::<G>() as i32).abs();
                 let dy = (s.y::<G>() as i32 - bk.y::<G>() as i32).abs();
                 if dx.max(dy) >= 2 {
@@ -335,7 +347,8 @@ pub fn random_start<G: Game>(rng: &mut SplitMix) -> Position<G> {
             if rng.chance(1, 2) {
                 p.set_side_to_move(Color::White);
             }
-            p
+            p.into_position(Relax::empty())
+                .expect("two kings two squares apart and full hands are a legal position")
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The [`Unmove`] type: one move taken back, its text form, and undo/redo on a position.
 
-use shogi_core::{Color, Game, Move, Piece, PieceKind, Position, Square};
+use shogi_core::{Game, IllegalMove, Move, PieceKind, Position, Square};
 
 /// A move taken back: everything needed to turn a position into one of its predecessors.
 ///
@@ -226,44 +226,32 @@ impl Unmove {
 /// move. The Zobrist key stays incremental (equal to `compute_key()`); the move number
 /// goes down by one (not below 1).
 ///
-/// `um` must fit the position (as every unmove from [`unmoves`](crate::unmoves) does): the
-/// piece of the side not to move stands on its `to` square, `from` is empty, and a
-/// captured piece is in the mover's hand. This is checked with debug assertions only.
-pub fn undo<G: Game>(pos: &mut Position<G>, um: Unmove) {
-    let mover: Color = !pos.side_to_move();
-    match um {
-        Unmove::Normal {
-            from,
-            to,
-            piece,
-            promote,
-            captured,
-        } => {
-            let now = pos.take(to);
-            debug_assert_eq!(
-                now.map(|p| (p.color, if promote { p.kind.unpromoted() } else { p.kind })),
-                Some((mover, piece)),
-                "the moved piece stands on the destination"
-            );
-            debug_assert!(pos.piece_at(from).is_none(), "the origin is empty");
-            pos.put(from, Piece::new(mover, piece));
-            if let Some(c) = captured {
-                pos.put(to, Piece::new(!mover, c));
-                let base = c.unpromoted();
-                let n = pos.hand(mover).count(base);
-                debug_assert!(n > 0, "the captured piece is in the mover's hand");
-                pos.set_hand(mover, base, n.saturating_sub(1));
-            }
-        }
-        Unmove::Drop { kind, to } => {
-            let now = pos.take(to);
-            debug_assert_eq!(now, Some(Piece::new(mover, kind)), "the dropped piece");
-            let n = pos.hand(mover).count(kind);
-            pos.set_hand(mover, kind, n + 1);
+/// `um` must fit the position, as every unmove from [`unmoves`](crate::unmoves) does: the
+/// piece of the side not to move stands on its `to` square (promoted if the move promoted),
+/// `from` is empty, and a captured piece is in the mover's hand. One that does not fit is
+/// an error and leaves `pos` unchanged ([`Position::unplay`] checks it, so a predecessor is
+/// always a position).
+pub fn undo<G: Game>(pos: &mut Position<G>, um: Unmove) -> Result<(), IllegalMove> {
+    // The unmove names the piece as it was before the move; `unplay` reads the board, so
+    // check that the two agree.
+    if let Unmove::Normal {
+        to, piece, promote, ..
+    } = um
+    {
+        let moved = if promote {
+            piece.promoted()
+        } else {
+            Some(piece)
+        };
+        if moved.is_none() || pos.piece_at(to).map(|p| p.kind) != moved {
+            return Err(IllegalMove(um.forward().to_usi::<G>()));
         }
     }
-    pos.set_side_to_move(mover);
-    pos.set_move_number(pos.move_number().saturating_sub(1).max(1));
+    let captured = match um {
+        Unmove::Normal { captured, .. } => captured,
+        Unmove::Drop { .. } => None,
+    };
+    pos.unplay(um.forward(), captured)
 }
 
 /// Plays `um` forwards again in the predecessor `pos` (the inverse of [`undo`]): the same
@@ -273,9 +261,10 @@ pub fn redo<G: Game>(pos: &mut Position<G>, um: Unmove) {
     pos.play_unchecked(um.forward());
 }
 
-/// The predecessor reached by taking `um` back in `pos` (a copy; `pos` is unchanged).
-pub fn predecessor<G: Game>(pos: &Position<G>, um: Unmove) -> Position<G> {
+/// The predecessor reached by taking `um` back in `pos` (a copy; `pos` is unchanged), or an
+/// error if `um` does not fit `pos` (see [`undo`]).
+pub fn predecessor<G: Game>(pos: &Position<G>, um: Unmove) -> Result<Position<G>, IllegalMove> {
     let mut p = pos.clone();
-    undo(&mut p, um);
-    p
+    undo(&mut p, um)?;
+    Ok(p)
 }

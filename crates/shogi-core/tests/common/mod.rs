@@ -2,7 +2,9 @@
 //! shares no code with the library's (coordinates and ray walking, no bitboards, no tables).
 #![allow(dead_code)]
 
-use shogi_core::{Color, Game, Move, PawnDropRule, Piece, PieceKind, Position, Rules, Square};
+use shogi_core::{
+    Color, Game, Move, PawnDropRule, Piece, PieceKind, Position, Relax, Rules, Setup, Square,
+};
 
 /// SplitMix64: small, deterministic, good enough to pick moves.
 pub struct Rng(pub u64);
@@ -54,8 +56,7 @@ pub fn random_positions<G: Game>(seed: u64, games: usize, max_plies: usize) -> V
 }
 
 fn on_board<G: Game>(x: i32, y: i32) -> Option<Square> {
-    (x >= 0 && y >= 0 && x < G::WIDTH as i32 && y < G::HEIGHT as i32)
-        .then(|| Square::new::<G>(x as u8, y as u8))
+    Square::new::<G>(u8::try_from(x).ok()?, u8::try_from(y).ok()?)
 }
 
 /// `(dx, dy, slides)` for Black; White negates `dy`.
@@ -124,15 +125,19 @@ pub fn naive_reach<G: Game>(pos: &Position<G>, from: Square) -> Vec<Square> {
 }
 
 pub fn naive_attacked<G: Game>(pos: &Position<G>, sq: Square, by: Color) -> bool {
-    (0..G::SQUARES as u8).map(Square::from_index).any(|s| {
-        matches!(pos.piece_at(s), Some(p) if p.color == by) && naive_reach(pos, s).contains(&sq)
-    })
+    (0..G::SQUARES as u8)
+        .filter_map(Square::from_index)
+        .any(|s| {
+            matches!(pos.piece_at(s), Some(p) if p.color == by) && naive_reach(pos, s).contains(&sq)
+        })
 }
 
 fn naive_king_attacked<G: Game>(pos: &Position<G>, c: Color) -> bool {
-    (0..G::SQUARES as u8).map(Square::from_index).any(|s| {
-        pos.piece_at(s) == Some(Piece::new(c, PieceKind::King)) && naive_attacked(pos, s, !c)
-    })
+    (0..G::SQUARES as u8)
+        .filter_map(Square::from_index)
+        .any(|s| {
+            pos.piece_at(s) == Some(Piece::new(c, PieceKind::King)) && naive_attacked(pos, s, !c)
+        })
 }
 
 /// The far-rank distance of `y` for `c`: 0 on its last rank.
@@ -160,7 +165,7 @@ pub fn naive_moves<G: Game>(pos: &Position<G>, rules: Rules) -> Vec<Move> {
     let us = pos.side_to_move();
     let zone = |y: i32| depth_from_far::<G>(us, y) < G::ZONE_DEPTH as i32;
     let mut cand = vec![];
-    for s in (0..G::SQUARES as u8).map(Square::from_index) {
+    for s in (0..G::SQUARES as u8).filter_map(Square::from_index) {
         let Some(p) = pos.piece_at(s) else { continue };
         if p.color != us {
             continue;
@@ -190,13 +195,13 @@ pub fn naive_moves<G: Game>(pos: &Position<G>, rules: Rules) -> Vec<Move> {
         if pos.hand(us).count(kind) == 0 {
             continue;
         }
-        for t in (0..G::SQUARES as u8).map(Square::from_index) {
+        for t in (0..G::SQUARES as u8).filter_map(Square::from_index) {
             if pos.piece_at(t).is_some() || dead::<G>(us, kind, t.y::<G>() as i32) {
                 continue;
             }
             if kind == PieceKind::Pawn
                 && (0..G::HEIGHT).any(|y| {
-                    pos.piece_at(Square::new::<G>(t.x::<G>(), y))
+                    pos.piece_at(Square::new::<G>(t.x::<G>(), y).unwrap())
                         == Some(Piece::new(us, PieceKind::Pawn))
                 })
             {
@@ -242,7 +247,10 @@ pub fn naive_moves<G: Game>(pos: &Position<G>, rules: Rules) -> Vec<Move> {
 /// the full generator only when there are none.
 fn naive_has_reply<G: Game>(pos: &Position<G>, rules: Rules) -> bool {
     let us = pos.side_to_move();
-    let mut no_pawn = pos.clone();
+    let mut no_pawn = Setup::from(pos.clone());
     no_pawn.set_hand(us, PieceKind::Pawn, 0);
+    let no_pawn = no_pawn
+        .into_position(Relax::CANDIDATE)
+        .expect("fewer pieces in hand keep a position");
     !naive_moves(&no_pawn, rules).is_empty() || !naive_moves(pos, rules).is_empty()
 }

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use shogi_core::{Color, Game, Piece, PieceKind, Position, Square};
+use shogi_core::{Color, Game, Piece, PieceKind, Position, Relax, Setup, Square};
 use shogi_rank::{RankTable, U256};
 
 /// A small deterministic generator (xorshift64*), independent of the sampler under test.
@@ -24,10 +24,10 @@ impl Xs {
 /// or on a random empty square with a random owner and promotion.
 pub fn random_position<G: Game>(table: &RankTable<G>, rng: &mut Xs) -> Position<G> {
     let n = G::SQUARES as u64;
-    let mut pos = Position::<G>::empty();
+    let mut pos = Setup::<G>::empty();
     let (bk, wk) = loop {
-        let b = Square::from_index(rng.below(n) as u8);
-        let w = Square::from_index(rng.below(n) as u8);
+        let b = Square::from_index(rng.below(n) as u8).unwrap();
+        let w = Square::from_index(rng.below(n) as u8).unwrap();
         if b != w && (b, w) <= (b.hflip::<G>(), w.hflip::<G>()) {
             break (b, w);
         }
@@ -49,7 +49,7 @@ pub fn random_position<G: Game>(table: &RankTable<G>, rng: &mut Xs) -> Position<
                 pos.set_hand(c, t.kind, have + 1);
             } else {
                 let sq = loop {
-                    let s = Square::from_index(rng.below(n) as u8);
+                    let s = Square::from_index(rng.below(n) as u8).unwrap();
                     if pos.piece_at(s).is_none() {
                         break s;
                     }
@@ -68,7 +68,8 @@ pub fn random_position<G: Game>(table: &RankTable<G>, rng: &mut Xs) -> Position<
             }
         }
     }
-    pos
+    pos.into_position(Relax::CANDIDATE)
+        .expect("kings and the table's material make a candidate position")
 }
 
 /// Asserts that `r` round-trips: unrank then rank gives `r` back.
