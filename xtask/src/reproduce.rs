@@ -50,11 +50,13 @@ const PAPER_SHOGI_DISTINCT: f64 = 1.31e69;
 /// Options of `cargo xtask reproduce-paper`.
 #[derive(Args, Debug)]
 pub struct ReproduceArgs {
-    /// Shogi samples [default: 400000000; 2000000 with --quick; the paper used 5000000000].
-    #[arg(long)]
+    /// Shogi samples, as `4e8` or `400000000` [default: 4e8; 2e6 with --quick; the paper
+    /// used 5e9].
+    #[arg(long, value_parser = shogi_estimate::parse_sample_count)]
     samples_shogi: Option<u64>,
-    /// Mini Shogi samples [default: 100000000, the paper's; 500000 with --quick].
-    #[arg(long)]
+    /// Mini Shogi samples, as `1e8` or `100000000` [default: 1e8, the paper's; 5e5 with
+    /// --quick].
+    #[arg(long, value_parser = shogi_estimate::parse_sample_count)]
     samples_mini: Option<u64>,
     /// The seed: sample i of a seed is the same position on every machine.
     #[arg(long, default_value_t = 1)]

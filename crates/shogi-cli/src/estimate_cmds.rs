@@ -1,16 +1,20 @@
 //! `estimate` and `merge`: the Monte Carlo estimate, its checkpoints and its shards.
 
-use crate::options::{PawnDropArg, RuleArgs};
+use crate::options::PawnDropArg;
 use crate::GameArg;
+use clap::builder::TypedValueParser;
+use clap::error::ErrorKind;
 use clap::{Args, Subcommand};
 use core::ops::ControlFlow;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shogi_estimate::{
-    merge, report_json, report_text, run, thread_count, Estimate, GameId, PawnDrop, RunConfig,
-    RunEnd, RunOptions, RunState, Shard,
+    merge, parse_count, parse_sample_count, report_json, report_text, run, thread_count, Estimate,
+    GameId, PawnDrop, RunConfig, RunEnd, RunOptions, RunState, Shard,
 };
-use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The estimate commands.
@@ -35,52 +39,104 @@ pub enum EstimateCommand {
     },
 }
 
+/// A clap value parser for counts written as people write them (`5e9`, `2.5e6`,
+/// `5_000_000`; see [`parse_count`]), whose errors name the option and do not echo a
+/// pasted megabyte back.
+#[derive(Clone, Copy)]
+struct CountParser {
+    /// Whether 0 is refused (a number of samples).
+    at_least_one: bool,
+}
+
+impl TypedValueParser for CountParser {
+    type Value = u64;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<u64, clap::Error> {
+        let name = arg.map_or_else(
+            || "a count".to_string(),
+            |a| {
+                a.get_long()
+                    .map_or_else(|| a.get_id().to_string(), |l| format!("--{l}"))
+            },
+        );
+        let fail = |why: String| {
+            let mut cmd = cmd.clone();
+            clap::Error::raw(
+                ErrorKind::ValueValidation,
+                format!("invalid value for {name}: {why}"),
+            )
+            .format(&mut cmd)
+        };
+        let text = value
+            .to_str()
+            .ok_or_else(|| fail("not valid UTF-8".into()))?;
+        let parsed = if self.at_least_one {
+            parse_sample_count(text)
+        } else {
+            parse_count(text)
+        };
+        parsed.map_err(fail)
+    }
+}
+
 /// Arguments of `estimate`.
 #[derive(Args)]
 pub struct EstimateArgs {
-    /// The game.
-    #[arg(long, value_enum, default_value = "shogi")]
-    game: GameArg,
-    /// Samples in the whole run (all shards together) [default: 30000000 for shogi,
-    /// 10000000 for mini: under a minute on two cores].
-    #[arg(long)]
+    /// The game [default: shogi; with --resume, the saved run's].
+    #[arg(long, value_enum)]
+    game: Option<GameArg>,
+    /// Samples in the whole run (all shards together), as `30000000`, `3e7`, `2.5e6` or
+    /// `30_000_000` [default: 3e7 for shogi, 1e7 for mini: under a minute on two cores;
+    /// with --resume, the saved run's].
+    #[arg(long, allow_negative_numbers = true, value_parser = CountParser { at_least_one: true })]
     samples: Option<u64>,
-    /// The seed: sample i of a seed is the same position on every machine.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// The seed: sample i of a seed is the same position on every machine [default: 1;
+    /// with --resume, the saved run's].
+    #[arg(long, allow_negative_numbers = true)]
+    seed: Option<u64>,
     /// Worker threads [default: $SLURM_CPUS_PER_TASK, else every core this process may
     /// use]. Never more than the cores the process may run on.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     threads: Option<usize>,
-    /// Keep the state in this JSON file: checkpointed atomically while running, the
-    /// final counters at the end. An existing file is not overwritten without --resume.
+    /// Keep the state in this JSON file: checkpointed atomically while running, on
+    /// SIGINT or SIGTERM, and at the end with the final counters. An existing file is not
+    /// overwritten without --resume.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Continue the run saved in --out (after a kill or a preemption); the settings must
-    /// be those of the saved run.
+    /// Continue the run saved in --out (after Ctrl-C, a kill or a preemption), with the
+    /// settings saved there: `estimate --out F --resume` is enough. Settings given as well
+    /// must agree with the saved ones. Without the file, start the run afresh.
     #[arg(long, requires = "out")]
     resume: bool,
     /// Run only slice K of N disjoint slices of the sample indices (K from 0 to N-1);
-    /// `shogi-count merge` adds the slices up.
-    #[arg(long, value_parser = Shard::parse)]
+    /// `shogi-count merge` adds the slices up [default: 0/1, the whole run].
+    #[arg(long, value_parser = Shard::parse, allow_hyphen_values = true)]
     shard: Option<Shard>,
     /// Print the final report as one JSON object.
     #[arg(long)]
     json: bool,
     /// Seconds between checkpoints of --out.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = 30, allow_negative_numbers = true)]
     checkpoint_every: u64,
-    /// Give up a search after this many expanded nodes (the sample counts as unknown).
-    #[arg(long)]
+    /// Give up a search after this many expanded nodes (the sample counts as unknown);
+    /// `1e6` and the like are accepted.
+    #[arg(long, allow_negative_numbers = true, value_parser = CountParser { at_least_one: false })]
     max_expanded: Option<u64>,
     /// Give up a search after storing this many nodes (about 130 bytes each).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = CountParser { at_least_one: false })]
     max_nodes: Option<u64>,
     /// No progress output.
     #[arg(long, short)]
     quiet: bool,
-    #[command(flatten)]
-    rules: RuleArgs,
+    /// Which pawn drops that leave no legal reply are illegal [default: mate; with
+    /// --resume, the saved run's].
+    #[arg(long, value_enum)]
+    pawn_drop: Option<PawnDropArg>,
 }
 
 /// Runs an estimate command.
@@ -111,6 +167,10 @@ pub fn run_command(cmd: EstimateCommand) -> Result<(), String> {
                 state.complete = true;
                 state.counters = m.counters.clone();
                 state.elapsed_seconds = m.elapsed_seconds;
+                // The shards were checked one by one; the sum must hold up too.
+                state
+                    .check()
+                    .map_err(|e| format!("the merged counters are inconsistent: {e}"))?;
                 state.save(&path).map_err(|e| e.to_string())?;
             }
             print_report(&m.config, &m.counters, m.elapsed_seconds, 0, json)
@@ -118,55 +178,205 @@ pub fn run_command(cmd: EstimateCommand) -> Result<(), String> {
     }
 }
 
-fn estimate(a: EstimateArgs) -> Result<(), String> {
-    let game = match a.game {
+fn game_id(game: GameArg) -> GameId {
+    match game {
         GameArg::Shogi => GameId::Shogi,
         GameArg::Mini => GameId::Mini,
-    };
+    }
+}
+
+fn pawn_drop(arg: PawnDropArg) -> PawnDrop {
+    match arg {
+        PawnDropArg::Mate => PawnDrop::Mate,
+        PawnDropArg::NoReply => PawnDrop::NoReply,
+    }
+}
+
+fn pawn_drop_name(p: PawnDrop) -> &'static str {
+    match p {
+        PawnDrop::Mate => "mate",
+        PawnDrop::NoReply => "no-reply",
+    }
+}
+
+/// The configuration of a new run: the flags given, defaults for the others.
+fn new_config(a: &EstimateArgs) -> RunConfig {
+    let game = game_id(a.game.unwrap_or(GameArg::Shogi));
     let samples = a.samples.unwrap_or(match game {
         GameId::Shogi => 30_000_000,
         GameId::Mini => 10_000_000,
     });
     let mut config = RunConfig::new(game, samples);
-    config.seed = a.seed;
+    config.seed = a.seed.unwrap_or(1);
     config.shard = a.shard.unwrap_or(Shard::WHOLE);
     config.max_expanded = a.max_expanded;
     config.max_nodes = a.max_nodes;
-    config.pawn_drop = match a.rules.pawn_drop {
-        PawnDropArg::Mate => PawnDrop::Mate,
-        PawnDropArg::NoReply => PawnDrop::NoReply,
-    };
-    let threads = thread_count(a.threads)?;
-    let mut state = match &a.out {
-        Some(path) if a.resume => {
-            if path.exists() {
-                RunState::resume(path, &config).map_err(|e| e.to_string())?
-            } else {
-                // A task preempted before its first checkpoint: nothing to lose.
-                RunState::new(config.clone())
+    config.pawn_drop = a.pawn_drop.map_or(PawnDrop::Mate, pawn_drop);
+    config
+}
+
+/// Checks that every setting given on the command line agrees with the run saved in
+/// `path`; the error names the first that does not, with both values.
+fn check_flags_agree(a: &EstimateArgs, saved: &RunConfig, path: &Path) -> Result<(), String> {
+    let limit = |v: Option<u64>| v.map_or_else(|| "none".to_string(), |n| n.to_string());
+    let given: [(&str, Option<String>, String); 7] = [
+        (
+            "game",
+            a.game.map(|g| game_id(g).to_string()),
+            saved.game.to_string(),
+        ),
+        (
+            "samples",
+            a.samples.map(|n| n.to_string()),
+            saved.samples.to_string(),
+        ),
+        (
+            "seed",
+            a.seed.map(|n| n.to_string()),
+            saved.seed.to_string(),
+        ),
+        (
+            "shard",
+            a.shard.map(|s| s.to_string()),
+            saved.shard.to_string(),
+        ),
+        (
+            "max-expanded",
+            a.max_expanded.map(|n| n.to_string()),
+            limit(saved.max_expanded),
+        ),
+        (
+            "max-nodes",
+            a.max_nodes.map(|n| n.to_string()),
+            limit(saved.max_nodes),
+        ),
+        (
+            "pawn-drop",
+            a.pawn_drop
+                .map(|p| pawn_drop_name(pawn_drop(p)).to_string()),
+            pawn_drop_name(saved.pawn_drop).to_string(),
+        ),
+    ];
+    for (name, flag, file) in given {
+        match flag {
+            Some(flag) if flag != file => {
+                return Err(format!(
+                    "--{name} {flag} disagrees with the run saved in {}, which has {name} {file}: \
+                     drop --{name} to continue that run (--resume reads every setting from \
+                     the file), or choose another --out",
+                    path.display()
+                ))
             }
+            _ => {}
         }
-        Some(path) if path.exists() => {
+    }
+    Ok(())
+}
+
+/// `path` as one shell word, for a command the user may paste.
+fn shell_word(path: &Path) -> String {
+    let s = path.display().to_string();
+    let plain = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b));
+    if plain {
+        s
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// SIGINT and SIGTERM set `cancel` (the run stops at the next chunk and checkpoints) and
+/// record which signal came in `caught`; a second one while the first is being handled
+/// terminates at once, as if no handler were installed.
+fn catch_signals(cancel: &Arc<AtomicBool>, caught: &Arc<AtomicUsize>) -> Result<(), String> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    for sig in [SIGINT, SIGTERM] {
+        let failed = |e: std::io::Error| format!("cannot install the signal handlers: {e}");
+        // Handlers run in the order registered: this one sees the flag before the others
+        // set it, so it acts only on a second signal.
+        signal_hook::flag::register_conditional_default(sig, Arc::clone(cancel)).map_err(failed)?;
+        signal_hook::flag::register_usize(sig, Arc::clone(caught), sig as usize).map_err(failed)?;
+        signal_hook::flag::register(sig, Arc::clone(cancel)).map_err(failed)?;
+    }
+    Ok(())
+}
+
+fn estimate(a: EstimateArgs) -> Result<(), String> {
+    let threads = thread_count(a.threads)?;
+    let existing = match &a.out {
+        // Not `Path::exists`: a file that is there but unreadable must be reported, not
+        // taken for a missing one and overwritten.
+        Some(path) => match std::fs::symlink_metadata(path) {
+            Ok(_) => true,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        },
+        None => false,
+    };
+    // What to say on standard error once the state is known to be runnable.
+    let mut note = None;
+    let mut state = match &a.out {
+        Some(path) if a.resume && existing => {
+            let state = RunState::load(path).map_err(|e| e.to_string())?;
+            check_flags_agree(&a, &state.config, path)?;
+            let (done, total) = state.progress();
+            let shard = if state.config.shard == Shard::WHOLE {
+                String::new()
+            } else {
+                format!(" of shard {}", state.config.shard)
+            };
+            note = Some(if state.complete {
+                format!(
+                    "resuming at {done} of {total} samples{shard}: {} holds a complete run; \
+                     its report follows",
+                    path.display()
+                )
+            } else {
+                format!(
+                    "resuming at {done} of {total} samples{shard} from {}",
+                    path.display()
+                )
+            });
+            state
+        }
+        Some(path) if a.resume => {
+            // A task preempted before its first checkpoint: nothing to lose.
+            note = Some(format!(
+                "no checkpoint at {} yet: starting the run",
+                path.display()
+            ));
+            RunState::new(new_config(&a))
+        }
+        Some(path) if existing => {
             return Err(format!(
                 "{} exists: pass --resume to continue that run, or choose another --out",
                 path.display()
             ))
         }
-        _ => RunState::new(config.clone()),
+        _ => RunState::new(new_config(&a)),
     };
+    let space = shogi_estimate::space_size(&state.config).map_err(|e| e.to_string())?;
+    if let Some(note) = note {
+        eprintln!("shogi-count: {note}");
+    }
     let mut options = RunOptions::new(threads);
     options.checkpoint = a.out.clone();
     options.checkpoint_every = Duration::from_secs(a.checkpoint_every);
-    let space = shogi_estimate::space_size(&config).map_err(|e| e.to_string())?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let caught = Arc::new(AtomicUsize::new(0));
+    options.cancel = Some(Arc::clone(&cancel));
     let (done0, total) = state.progress();
-    let progress = Progress::new(a.quiet, done0, total);
+    catch_signals(&cancel, &caught)?;
+    let progress = Progress::new(a.quiet || state.complete, done0, total);
     let end = run(&mut state, &options, |s| {
         progress.update(s, &space);
         ControlFlow::Continue(())
-    })
-    .map_err(|e| e.to_string())?;
+    });
     progress.finish();
-    debug_assert_eq!(end, RunEnd::Complete);
+    if end.map_err(|e| e.to_string())? == RunEnd::Cancelled {
+        interrupted(&state, caught.load(Ordering::SeqCst), a.out.as_deref());
+    }
     print_report(
         &state.config,
         &state.counters,
@@ -176,6 +386,34 @@ fn estimate(a: EstimateArgs) -> Result<(), String> {
     )
 }
 
+/// Reports a run stopped by a signal and exits with the shell's code for it (128 + the
+/// signal number). It exits here rather than returning an error because `main` maps every
+/// error to exit code 1, and batch systems and shells tell an interruption by 130 or 143.
+fn interrupted(state: &RunState, signal: usize, out: Option<&Path>) -> ! {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let (name, code) = match signal as i32 {
+        SIGINT => ("SIGINT", 130),
+        SIGTERM => ("SIGTERM", 143),
+        _ => ("a signal", 1),
+    };
+    let (done, total) = state.progress();
+    match out {
+        Some(path) => eprintln!(
+            "shogi-count: interrupted by {name} at {done} of {total} samples; checkpoint \
+             written to {}; continue with: shogi-count estimate --out {} --resume",
+            path.display(),
+            shell_word(path)
+        ),
+        None => eprintln!(
+            "shogi-count: interrupted by {name} at {done} of {total} samples; nothing was \
+             saved (no --out): run with --out FILE to be able to resume"
+        ),
+    }
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    std::process::exit(code)
+}
+
 fn print_report(
     config: &RunConfig,
     counters: &shogi_estimate::Counters,
@@ -183,16 +421,17 @@ fn print_report(
     threads: usize,
     json: bool,
 ) -> Result<(), String> {
-    if json {
+    let text = if json {
         let v = report_json(config, counters, elapsed, threads).map_err(|e| e.to_string())?;
-        println!("{v}");
+        format!("{v}\n")
     } else {
-        print!(
-            "{}",
-            report_text(config, counters, elapsed, threads).map_err(|e| e.to_string())?
-        );
-    }
-    Ok(())
+        report_text(config, counters, elapsed, threads).map_err(|e| e.to_string())?
+    };
+    // Not `print!`, which panics when standard output is a closed pipe (`| head`).
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("writing the report: {e}"))
 }
 
 /// A progress bar on a terminal; plain lines every 10 seconds otherwise (logs of batch

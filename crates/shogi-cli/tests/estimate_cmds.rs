@@ -233,3 +233,114 @@ fn slurm_cpus_per_task_sets_the_threads_capped_by_the_cores() {
     assert_eq!(threads("1"), 1);
     assert_eq!(threads("4096"), cores);
 }
+
+#[test]
+fn sample_counts_in_scientific_notation() {
+    let plain = json(&[
+        "estimate",
+        "--game",
+        "mini",
+        "--samples",
+        "20000",
+        "--json",
+        "-q",
+    ]);
+    for form in ["2e4", "2.0e4", "20_000", "0.2e5"] {
+        let v = json(&[
+            "estimate",
+            "--game",
+            "mini",
+            "--samples",
+            form,
+            "--json",
+            "-q",
+        ]);
+        assert_eq!(counters(&v), counters(&plain), "{form}");
+    }
+    for (form, why) in [
+        ("0", "at least 1"),
+        ("1.5", "not a whole number"),
+        ("1e-3", "not a whole number"),
+        ("-3", "negative"),
+        ("1e20", "too large"),
+    ] {
+        let (ok, _, err) = run(&["estimate", "--game", "mini", "--samples", form]);
+        assert!(!ok);
+        assert!(
+            err.contains("--samples") && err.contains(why),
+            "{form}: {err}"
+        );
+    }
+}
+
+#[test]
+fn resume_takes_the_settings_from_the_file_and_checks_those_given() {
+    let d = dir().join("resume-settings");
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let f = d.join("run.json");
+    let file = f.to_str().unwrap();
+    let first = json(&[
+        "estimate",
+        "--game",
+        "mini",
+        "--samples",
+        "6000",
+        "--seed",
+        "3",
+        "--shard",
+        "1/2",
+        "--max-expanded",
+        "1e6",
+        "--pawn-drop",
+        "no-reply",
+        "--out",
+        file,
+        "--json",
+        "-q",
+    ]);
+    // --resume alone: the report of the saved run.
+    let (ok, out, err) = run(&["estimate", "--out", file, "--resume", "--json"]);
+    assert!(ok, "{err}");
+    assert!(err.contains("resuming at 3000 of 3000 samples"), "{err}");
+    let again: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(counters(&again), counters(&first));
+    assert_eq!(again["seed"], 3);
+    // The settings given again agree (the Slurm scripts pass them all).
+    let (ok, _, err) = run(&[
+        "estimate",
+        "--game",
+        "mini",
+        "--samples",
+        "6e3",
+        "--seed",
+        "3",
+        "--shard",
+        "1/2",
+        "--max-expanded",
+        "1000000",
+        "--pawn-drop",
+        "no-reply",
+        "--out",
+        file,
+        "--resume",
+    ]);
+    assert!(ok, "{err}");
+    // One that does not is named with both values.
+    for (flag, value, saved) in [
+        ("--game", "shogi", "game mini"),
+        ("--samples", "7000", "samples 6000"),
+        ("--seed", "4", "seed 3"),
+        ("--shard", "0/2", "shard 1/2"),
+        ("--max-expanded", "5", "max-expanded 1000000"),
+        ("--max-nodes", "5", "max-nodes none"),
+        ("--pawn-drop", "mate", "pawn-drop no-reply"),
+    ] {
+        let (ok, _, err) = run(&["estimate", flag, value, "--out", file, "--resume"]);
+        assert!(!ok, "{flag} {value}");
+        assert!(
+            err.contains(&format!("{flag} {value} disagrees")) && err.contains(saved),
+            "{flag}: {err}"
+        );
+    }
+}

@@ -88,56 +88,92 @@ pub struct Counters {
     pub figure: Vec<FigurePoint>,
 }
 
-fn bump(v: &mut Vec<u64>, i: usize) {
+/// `a + b`, or an error naming the counter that would overflow.
+fn sum(name: &str, a: u64, b: u64) -> Result<u64, String> {
+    a.checked_add(b)
+        .ok_or_else(|| format!("{name} overflows: {a} + {b} exceeds {}", u64::MAX))
+}
+
+/// `v[i] += 1`, growing `v` as needed.
+fn bump(name: &str, v: &mut Vec<u64>, i: usize) -> Result<(), String> {
     if v.len() <= i {
         v.resize(i + 1, 0);
     }
-    v[i] += 1;
+    v[i] = sum(name, v[i], 1)?;
+    Ok(())
 }
 
-fn add_into(v: &mut Vec<u64>, w: &[u64]) {
-    if v.len() < w.len() {
-        v.resize(w.len(), 0);
+/// The element-wise sum of two histograms, or an error naming the bin that overflows.
+fn sum_histograms(name: &str, a: &[u64], b: &[u64]) -> Result<Vec<u64>, String> {
+    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    let mut out = long.to_vec();
+    for (i, (x, y)) in out.iter_mut().zip(short).enumerate() {
+        *x = sum(&format!("{name}[{i}]"), *x, *y)?;
     }
-    for (a, b) in v.iter_mut().zip(w) {
-        *a += b;
+    Ok(out)
+}
+
+/// The sum of a histogram's bins, or an error when it exceeds a `u64`.
+fn total(name: &str, v: &[u64]) -> Result<u64, String> {
+    v.iter().try_fold(0u64, |acc, &x| {
+        acc.checked_add(x)
+            .ok_or_else(|| format!("the bins of {name} add up to more than {}", u64::MAX))
+    })
+}
+
+/// `floor(log2(expanded + 1))`, the bin of `reachable_expanded_log2`, from 0 to 64.
+fn log2_bin(expanded: u64) -> usize {
+    match expanded.checked_add(1) {
+        Some(e) => (u64::BITS - 1 - e.leading_zeros()) as usize,
+        None => u64::BITS as usize,
     }
 }
 
 impl Counters {
-    /// Counts sample `index`.
-    pub fn add(&mut self, index: u64, outcome: SampleOutcome, figure_samples: u64) {
+    /// Counts sample `index`. Fails only if a counter would exceed a `u64` (the node sums
+    /// of an absurdly long run), naming it; the counters are then partly updated and must
+    /// be discarded.
+    pub fn add(
+        &mut self,
+        index: u64,
+        outcome: SampleOutcome,
+        figure_samples: u64,
+    ) -> Result<(), String> {
         use SampleOutcome::*;
-        self.samples += 1;
+        self.samples = sum("samples", self.samples, 1)?;
         if outcome == Mirror {
-            return;
+            return Ok(());
         }
-        self.passed_mirror += 1;
+        self.passed_mirror = sum("passed_mirror", self.passed_mirror, 1)?;
         if outcome == Placement {
-            return;
+            return Ok(());
         }
-        self.passed_placement += 1;
+        self.passed_placement = sum("passed_placement", self.passed_placement, 1)?;
         if outcome == Check {
-            return;
+            return Ok(());
         }
-        self.passed_check += 1;
-        match outcome {
+        self.passed_check = sum("passed_check", self.passed_check, 1)?;
+        let (expanded, generated) = match outcome {
             Reachable {
                 plies,
                 expanded,
                 generated,
                 symmetric,
             } => {
-                self.reachable += 1;
-                self.symmetric_reachable += u64::from(symmetric);
-                bump(&mut self.reachable_plies, plies as usize);
+                self.reachable = sum("reachable", self.reachable, 1)?;
+                self.symmetric_reachable = sum(
+                    "symmetric_reachable",
+                    self.symmetric_reachable,
+                    u64::from(symmetric),
+                )?;
+                bump("reachable_plies", &mut self.reachable_plies, plies as usize)?;
                 bump(
+                    "reachable_expanded_log2",
                     &mut self.reachable_expanded_log2,
-                    (64 - (expanded + 1).leading_zeros() - 1) as usize,
-                );
-                self.expanded += expanded;
-                self.expanded_reachable += expanded;
-                self.generated += generated;
+                    log2_bin(expanded),
+                )?;
+                self.expanded_reachable =
+                    sum("expanded_reachable", self.expanded_reachable, expanded)?;
                 if index < figure_samples {
                     self.figure.push(FigurePoint {
                         index,
@@ -145,48 +181,92 @@ impl Counters {
                         expanded,
                     });
                 }
+                (expanded, generated)
             }
             Unreachable {
                 depth,
                 expanded,
                 generated,
             } => {
-                self.unreachable += 1;
-                bump(&mut self.unreachable_depths, depth as usize);
-                self.expanded += expanded;
-                self.generated += generated;
+                self.unreachable = sum("unreachable", self.unreachable, 1)?;
+                bump(
+                    "unreachable_depths",
+                    &mut self.unreachable_depths,
+                    depth as usize,
+                )?;
+                (expanded, generated)
             }
             Unknown {
                 expanded,
                 generated,
             } => {
-                self.unknown += 1;
-                self.expanded += expanded;
-                self.generated += generated;
+                self.unknown = sum("unknown", self.unknown, 1)?;
+                (expanded, generated)
             }
             Mirror | Placement | Check => unreachable!("handled above"),
-        }
+        };
+        self.expanded = sum("expanded", self.expanded, expanded)?;
+        self.generated = sum("generated", self.generated, generated)?;
+        Ok(())
     }
 
-    /// Adds the counters of a disjoint set of samples.
-    pub fn merge(&mut self, other: &Counters) {
-        self.samples += other.samples;
-        self.passed_mirror += other.passed_mirror;
-        self.passed_placement += other.passed_placement;
-        self.passed_check += other.passed_check;
-        self.reachable += other.reachable;
-        self.unreachable += other.unreachable;
-        self.unknown += other.unknown;
-        self.symmetric_reachable += other.symmetric_reachable;
-        add_into(&mut self.unreachable_depths, &other.unreachable_depths);
-        add_into(&mut self.reachable_plies, &other.reachable_plies);
-        add_into(
-            &mut self.reachable_expanded_log2,
+    /// Adds the counters of a disjoint set of samples. On overflow of any counter (which
+    /// honest runs never reach, but files can claim) nothing is changed and the error names
+    /// the counter.
+    pub fn merge(&mut self, other: &Counters) -> Result<(), String> {
+        // Every sum is computed before anything is changed, so an error leaves `self` whole.
+        let samples = sum("samples", self.samples, other.samples)?;
+        let passed_mirror = sum("passed_mirror", self.passed_mirror, other.passed_mirror)?;
+        let passed_placement = sum(
+            "passed_placement",
+            self.passed_placement,
+            other.passed_placement,
+        )?;
+        let passed_check = sum("passed_check", self.passed_check, other.passed_check)?;
+        let reachable = sum("reachable", self.reachable, other.reachable)?;
+        let unreachable = sum("unreachable", self.unreachable, other.unreachable)?;
+        let unknown = sum("unknown", self.unknown, other.unknown)?;
+        let symmetric_reachable = sum(
+            "symmetric_reachable",
+            self.symmetric_reachable,
+            other.symmetric_reachable,
+        )?;
+        let expanded = sum("expanded", self.expanded, other.expanded)?;
+        let expanded_reachable = sum(
+            "expanded_reachable",
+            self.expanded_reachable,
+            other.expanded_reachable,
+        )?;
+        let generated = sum("generated", self.generated, other.generated)?;
+        let unreachable_depths = sum_histograms(
+            "unreachable_depths",
+            &self.unreachable_depths,
+            &other.unreachable_depths,
+        )?;
+        let reachable_plies = sum_histograms(
+            "reachable_plies",
+            &self.reachable_plies,
+            &other.reachable_plies,
+        )?;
+        let reachable_expanded_log2 = sum_histograms(
+            "reachable_expanded_log2",
+            &self.reachable_expanded_log2,
             &other.reachable_expanded_log2,
-        );
-        self.expanded += other.expanded;
-        self.expanded_reachable += other.expanded_reachable;
-        self.generated += other.generated;
+        )?;
+        self.samples = samples;
+        self.passed_mirror = passed_mirror;
+        self.passed_placement = passed_placement;
+        self.passed_check = passed_check;
+        self.reachable = reachable;
+        self.unreachable = unreachable;
+        self.unknown = unknown;
+        self.symmetric_reachable = symmetric_reachable;
+        self.expanded = expanded;
+        self.expanded_reachable = expanded_reachable;
+        self.generated = generated;
+        self.unreachable_depths = unreachable_depths;
+        self.reachable_plies = reachable_plies;
+        self.reachable_expanded_log2 = reachable_expanded_log2;
         // Keep the points ordered by index whatever the order of the merges.
         let sorted = self
             .figure
@@ -197,10 +277,12 @@ impl Counters {
         if !sorted {
             self.figure.sort_by_key(|p| p.index);
         }
+        Ok(())
     }
 
     /// Checks the relations every honest set of counters satisfies; a file that breaks one
-    /// is corrupt or was edited.
+    /// is corrupt or was edited. Every sum is checked, so no file can make this overflow.
+    /// The error names the counter at fault.
     pub fn check(&self) -> Result<(), String> {
         let chain = [
             ("samples", self.samples),
@@ -211,35 +293,135 @@ impl Counters {
         for w in chain.windows(2) {
             if w[1].1 > w[0].1 {
                 return Err(format!(
-                    "{} ({}) exceeds {} ({})",
+                    "{} ({}) exceeds {} ({}): every stage keeps at most the samples of the one before",
                     w[1].0, w[1].1, w[0].0, w[0].1
                 ));
             }
         }
-        let decided = self.reachable + self.unreachable + self.unknown;
-        if decided != self.passed_check {
+        let decided = self
+            .reachable
+            .checked_add(self.unreachable)
+            .and_then(|d| d.checked_add(self.unknown));
+        if decided != Some(self.passed_check) {
             return Err(format!(
-                "reachable + unreachable + unknown = {decided} but passed_check = {}",
-                self.passed_check
+                "reachable ({}) + unreachable ({}) + unknown ({}) is not passed_check ({})",
+                self.reachable, self.unreachable, self.unknown, self.passed_check
             ));
         }
-        let sum = |v: &[u64]| v.iter().sum::<u64>();
-        if sum(&self.unreachable_depths) != self.unreachable {
-            return Err("the Table 2 histogram does not add up to unreachable".into());
+        for (name, bins, expected, what) in [
+            (
+                "unreachable_depths",
+                &self.unreachable_depths,
+                self.unreachable,
+                "unreachable",
+            ),
+            (
+                "reachable_plies",
+                &self.reachable_plies,
+                self.reachable,
+                "reachable",
+            ),
+            (
+                "reachable_expanded_log2",
+                &self.reachable_expanded_log2,
+                self.reachable,
+                "reachable",
+            ),
+        ] {
+            let t = total(name, bins)?;
+            if t != expected {
+                return Err(format!(
+                    "the bins of {name} add up to {t}, not to {what} ({expected})"
+                ));
+            }
         }
-        if sum(&self.reachable_plies) != self.reachable
-            || sum(&self.reachable_expanded_log2) != self.reachable
-        {
-            return Err("the reachable histograms do not add up to reachable".into());
+        if self.reachable_expanded_log2.len() > log2_bin(u64::MAX) + 1 {
+            return Err(format!(
+                "reachable_expanded_log2 has {} bins; a u64 node count has at most {}",
+                self.reachable_expanded_log2.len(),
+                log2_bin(u64::MAX) + 1
+            ));
         }
         if self.symmetric_reachable > self.reachable {
-            return Err("symmetric_reachable exceeds reachable".into());
+            return Err(format!(
+                "symmetric_reachable ({}) exceeds reachable ({})",
+                self.symmetric_reachable, self.reachable
+            ));
         }
-        if self.figure.len() as u64 > self.reachable
-            || self.figure.windows(2).any(|w| w[0].index >= w[1].index)
-        {
-            return Err("the figure points are not distinct reachable samples in order".into());
+        if self.expanded_reachable > self.expanded {
+            return Err(format!(
+                "expanded_reachable ({}) exceeds expanded ({})",
+                self.expanded_reachable, self.expanded
+            ));
+        }
+        if self.figure.len() as u64 > self.reachable {
+            return Err(format!(
+                "figure has {} points but reachable is {}",
+                self.figure.len(),
+                self.reachable
+            ));
+        }
+        if self.figure.windows(2).any(|w| w[0].index >= w[1].index) {
+            return Err("figure: the points are not distinct samples in increasing order".into());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reachable(expanded: u64) -> SampleOutcome {
+        SampleOutcome::Reachable {
+            plies: 3,
+            expanded,
+            generated: expanded,
+            symmetric: false,
+        }
+    }
+
+    #[test]
+    fn merge_refuses_overflow_and_leaves_the_counters_whole() {
+        let mut a = Counters::default();
+        a.add(0, reachable(u64::MAX - 1), 10).unwrap();
+        a.check().unwrap();
+        let before = a.clone();
+        let mut b = Counters::default();
+        b.add(1, reachable(5), 10).unwrap();
+        let err = a.merge(&b).unwrap_err();
+        assert!(err.contains("expanded"), "{err}");
+        assert_eq!(a, before);
+        // A single search can overflow the node sums too: an error, not a panic.
+        let err = a.add(2, reachable(7), 10).unwrap_err();
+        assert!(err.contains("expanded"), "{err}");
+        let mut c = Counters::default();
+        c.add(0, reachable(u64::MAX), 10).unwrap();
+        assert_eq!(c.reachable_expanded_log2.len(), 65);
+        c.check().unwrap();
+    }
+
+    #[test]
+    fn check_survives_huge_counters() {
+        let mut c = Counters {
+            samples: u64::MAX,
+            passed_mirror: u64::MAX,
+            passed_placement: u64::MAX,
+            passed_check: u64::MAX,
+            reachable: u64::MAX,
+            unreachable: 1,
+            ..Counters::default()
+        };
+        assert!(c.check().unwrap_err().contains("passed_check"));
+        c.unreachable = 0;
+        c.reachable_plies = vec![u64::MAX, 1];
+        let err = c.check().unwrap_err();
+        assert!(err.contains("reachable_plies"), "{err}");
+        c.reachable_plies = vec![u64::MAX];
+        c.reachable_expanded_log2 = vec![u64::MAX - 1, 1];
+        c.check().unwrap();
+        let mut d = c.clone();
+        assert!(d.merge(&c).unwrap_err().contains("samples"));
+        assert_eq!(d, c);
     }
 }

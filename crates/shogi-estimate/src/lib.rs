@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 mod config;
+mod count;
 mod counters;
 mod paper;
 mod pipeline;
@@ -10,6 +11,7 @@ mod run;
 mod stats;
 
 pub use config::{GameId, PawnDrop, RunConfig, Shard};
+pub use count::{parse_count, parse_sample_count};
 pub use counters::{Counters, FigurePoint, SampleOutcome};
 pub use paper::{paper, z_score, Paper};
 pub use pipeline::evaluate;

@@ -72,6 +72,9 @@ pub fn report_text(
     elapsed_seconds: f64,
     threads: usize,
 ) -> Result<String, EstimateError> {
+    // The statistics assume honest counters: refuse others rather than print nonsense.
+    c.check()
+        .map_err(|e| EstimateError::Config(format!("inconsistent counters: {e}")))?;
     let space = space_size(config)?;
     let e = Estimate::new(c, &space);
     let p = paper(config.game);
@@ -215,6 +218,9 @@ pub fn report_json(
     elapsed_seconds: f64,
     threads: usize,
 ) -> Result<Value, EstimateError> {
+    // The statistics assume honest counters: refuse others rather than print nonsense.
+    c.check()
+        .map_err(|e| EstimateError::Config(format!("inconsistent counters: {e}")))?;
     let space = space_size(config)?;
     let e = Estimate::new(c, &space);
     let d = |x: f64| sci(x, 6);

@@ -10,9 +10,11 @@ use serde::{Deserialize, Serialize};
 use shogi_core::{Game, MiniShogi, Shogi};
 use shogi_rank::{full_table, RankTable, Sampler};
 use shogi_reach::Searcher;
+use std::io::Read;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The format tag of state files; a file with another tag is refused.
@@ -21,6 +23,11 @@ pub const FORMAT: &str = "shogi-count-estimate/1";
 /// Samples a worker takes at a time. Small enough to balance the threads, large enough that
 /// the bookkeeping is negligible.
 const CHUNK: u64 = 256;
+
+/// The largest state file read. Honest files hold a few megabytes at most (the Figure 18
+/// points are the bulk); the limit keeps `--resume /dev/zero` or a runaway file from
+/// exhausting memory.
+const MAX_STATE_FILE: u64 = 1 << 30;
 
 /// Why a run or a merge could not go on.
 #[derive(Debug)]
@@ -50,6 +57,8 @@ pub enum EstimateError {
     Merge(String),
     /// The material or another setting cannot be run.
     Config(String),
+    /// A counter would exceed a `u64`.
+    Overflow(String),
 }
 
 impl core::fmt::Display for EstimateError {
@@ -66,6 +75,7 @@ impl core::fmt::Display for EstimateError {
             ),
             EstimateError::Merge(reason) => write!(f, "cannot merge: {reason}"),
             EstimateError::Config(reason) => f.write_str(reason),
+            EstimateError::Overflow(reason) => write!(f, "counter overflow: {reason}"),
         }
     }
 }
@@ -94,13 +104,14 @@ pub struct RunState {
 }
 
 impl RunState {
-    /// A run that has not started.
+    /// A run that has not started (and so is complete if its range is empty).
     pub fn new(config: RunConfig) -> RunState {
+        let range = config.range();
         RunState {
             format: FORMAT.to_string(),
-            next: config.range().start,
+            next: range.start,
             config,
-            complete: false,
+            complete: range.is_empty(),
             elapsed_seconds: 0.0,
             threads: 0,
             counters: Counters::default(),
@@ -113,20 +124,46 @@ impl RunState {
         (self.next - r.start, r.end - r.start)
     }
 
-    /// Reads a state file, checking that it is well formed and self-consistent.
+    /// Reads a state file, checking that it is well formed and self-consistent. Errors name
+    /// the file and, where it is a single one, the field at fault.
     pub fn load(path: &Path) -> Result<RunState, EstimateError> {
-        let text = std::fs::read_to_string(path).map_err(|error| EstimateError::Io {
+        let io = |error| EstimateError::Io {
             path: path.to_path_buf(),
             error,
-        })?;
+        };
         let corrupt = |reason: String| EstimateError::Corrupt {
             path: path.to_path_buf(),
             reason,
         };
-        let state: RunState = serde_json::from_str(&text).map_err(|e| corrupt(e.to_string()))?;
+        // A FIFO or a device would block or never end: only regular files are state files.
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(corrupt("not a regular file".into()));
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .map_err(io)?
+            .take(MAX_STATE_FILE + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if bytes.len() as u64 > MAX_STATE_FILE {
+            return Err(corrupt(format!(
+                "larger than {MAX_STATE_FILE} bytes, far beyond any state file"
+            )));
+        }
+        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        let state: RunState = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let at = e.path().to_string();
+            if at == "." || at.is_empty() {
+                corrupt(e.inner().to_string())
+            } else {
+                corrupt(format!("field `{at}`: {}", e.inner()))
+            }
+        })?;
+        de.end().map_err(|e| corrupt(e.to_string()))?;
         if state.format != FORMAT {
             return Err(corrupt(format!(
-                "format `{}`, expected `{FORMAT}`",
+                "field `format` is `{}`, expected `{FORMAT}`",
                 state.format
             )));
         }
@@ -134,34 +171,56 @@ impl RunState {
         Ok(state)
     }
 
-    fn check(&self) -> Result<(), String> {
+    /// Checks that the state is self-consistent: the shard, the progress, the completion
+    /// flag, the counters and the Figure 18 points agree. The error names the field.
+    pub fn check(&self) -> Result<(), String> {
         let c = &self.config;
         if c.shard.count == 0 || c.shard.index >= c.shard.count {
-            return Err(format!("shard {} is out of range", c.shard));
+            return Err(format!(
+                "field `config.shard`: shard {} is out of range (K/N needs K < N)",
+                c.shard
+            ));
         }
         let r = c.range();
         if !(r.start..=r.end).contains(&self.next) {
             return Err(format!(
-                "next sample {} is outside the shard's range {}..{}",
+                "field `next`: sample {} is outside the shard's range {}..{}",
                 self.next, r.start, r.end
             ));
         }
         if self.counters.samples != self.next - r.start {
             return Err(format!(
-                "{} samples counted but {} done",
+                "field `counters.samples`: {} samples counted but {} done (next {} from {})",
                 self.counters.samples,
-                self.next - r.start
+                self.next - r.start,
+                self.next,
+                r.start
             ));
         }
         if self.complete != (self.next == r.end) {
-            return Err("the completion flag contradicts the progress".into());
+            return Err(format!(
+                "field `complete`: the completion flag ({}) contradicts the progress ({} of {} samples)",
+                self.complete,
+                self.next - r.start,
+                r.end - r.start
+            ));
         }
-        if let Some(last) = self.counters.figure.last() {
-            if last.index >= self.next || self.counters.figure[0].index < r.start {
-                return Err("a figure point lies outside the samples done".into());
+        if !(self.elapsed_seconds.is_finite() && self.elapsed_seconds >= 0.0) {
+            return Err(format!(
+                "field `elapsed_seconds`: {} is not a duration",
+                self.elapsed_seconds
+            ));
+        }
+        if let (Some(first), Some(last)) =
+            (self.counters.figure.first(), self.counters.figure.last())
+        {
+            if first.index < r.start || last.index >= self.next || last.index >= c.figure_samples {
+                return Err(
+                    "field `counters.figure`: a point lies outside the samples done".into(),
+                );
             }
         }
-        self.counters.check()
+        self.counters.check().map_err(|e| format!("counters: {e}"))
     }
 
     /// Writes the state atomically: to a temporary file beside `path`, flushed to disk,
@@ -240,6 +299,11 @@ pub struct RunOptions {
     pub checkpoint_every: Duration,
     /// Samples per batch: progress is reported and checkpoints are written between batches.
     pub batch: u64,
+    /// Set (by a signal handler, say) to stop the run early: the workers finish the chunk
+    /// they are in, the counters are cut back to the samples done without a gap, a final
+    /// checkpoint is written, and [`run`] returns [`RunEnd::Cancelled`]. Resuming from that
+    /// checkpoint counts every sample exactly once.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl RunOptions {
@@ -251,6 +315,7 @@ impl RunOptions {
             checkpoint: None,
             checkpoint_every: Duration::from_secs(30),
             batch: CHUNK * 64 * threads as u64,
+            cancel: None,
         }
     }
 }
@@ -262,11 +327,15 @@ pub enum RunEnd {
     Complete,
     /// The callback asked to stop; the counters cover the samples before `state.next`.
     Stopped,
+    /// [`RunOptions::cancel`] was set; the counters cover the samples before `state.next`,
+    /// and the checkpoint, if any, holds them.
+    Cancelled,
 }
 
 /// Runs `state` to the end of its range. After each batch `after_batch` sees the state and
 /// may stop the run (a stop saves nothing, like a kill: what the last checkpoint holds is
-/// what a resume starts from).
+/// what a resume starts from). Setting [`RunOptions::cancel`] instead stops the run with a
+/// final checkpoint.
 pub fn run(
     state: &mut RunState,
     options: &RunOptions,
@@ -310,30 +379,62 @@ fn run_game<G: Game>(
     let mut last_save = Instant::now();
     let session_start = Instant::now();
     let base_elapsed = state.elapsed_seconds;
-    while state.next < end {
-        let stop = (state.next + batch).min(end);
+    let cancelled = || {
+        options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::SeqCst))
+    };
+    while state.next < end && !cancelled() {
+        // Saturating: a range that ends near u64::MAX must not wrap around.
+        let stop = state.next.saturating_add(batch).min(end);
         let chunks: Vec<(u64, u64)> = (state.next..stop)
             .step_by(CHUNK as usize)
-            .map(|a| (a, (a + CHUNK).min(stop)))
+            .map(|a| (a, a.saturating_add(CHUNK).min(stop)))
             .collect();
-        let parts: Vec<Counters> = pool.install(|| {
+        // `None` for a chunk skipped after a cancellation. Chunks run out of order, so only
+        // the leading run of finished chunks is kept: the counters then cover exactly the
+        // samples before `next`, and a resume redoes the rest.
+        let parts: Vec<Option<Result<Counters, String>>> = pool.install(|| {
             chunks
                 .par_iter()
                 .map(|&(a, b)| {
+                    if cancelled() {
+                        return None;
+                    }
                     let worker = rayon::current_thread_index().unwrap_or(0) % threads;
                     let mut searcher = searchers[worker].lock().unwrap_or_else(|e| e.into_inner());
                     let mut c = Counters::default();
                     for i in a..b {
-                        c.add(i, evaluate(&sampler, &mut searcher, i), figure_samples);
+                        if let Err(e) =
+                            c.add(i, evaluate(&sampler, &mut searcher, i), figure_samples)
+                        {
+                            return Some(Err(e));
+                        }
                     }
-                    c
+                    Some(Ok(c))
                 })
                 .collect()
         });
-        for part in &parts {
-            state.counters.merge(part);
+        // The counters of this batch first, and `merge` changes nothing when it fails, so
+        // that an overflow leaves the state as it was.
+        let mut batch_counters = Counters::default();
+        let mut done_to = state.next;
+        for (part, &(_, b)) in parts.iter().zip(&chunks) {
+            match part {
+                None => break,
+                Some(Err(e)) => return Err(EstimateError::Overflow(e.clone())),
+                Some(Ok(c)) => {
+                    batch_counters.merge(c).map_err(EstimateError::Overflow)?;
+                    done_to = b;
+                }
+            }
         }
-        state.next = stop;
+        state
+            .counters
+            .merge(&batch_counters)
+            .map_err(EstimateError::Overflow)?;
+        state.next = done_to;
         state.complete = state.next == end;
         state.elapsed_seconds = base_elapsed + session_start.elapsed().as_secs_f64();
         if let Some(path) = &options.checkpoint {
@@ -342,9 +443,20 @@ fn run_game<G: Game>(
                 last_save = Instant::now();
             }
         }
+        if cancelled() && !state.complete {
+            break;
+        }
         if after_batch(state).is_break() && !state.complete {
             return Ok(RunEnd::Stopped);
         }
+    }
+    if !state.complete {
+        // Cancelled, possibly before the first batch: leave a checkpoint of what is done.
+        state.elapsed_seconds = base_elapsed + session_start.elapsed().as_secs_f64();
+        if let Some(path) = &options.checkpoint {
+            state.save(path)?;
+        }
+        return Ok(RunEnd::Cancelled);
     }
     if let Some(path) = &options.checkpoint {
         // An empty range or an already complete state still leaves its result file.
@@ -382,6 +494,10 @@ pub fn merge(files: &[(PathBuf, RunState)]) -> Result<Merged, EstimateError> {
         elapsed_seconds: 0.0,
     };
     for (path, s) in files {
+        s.check().map_err(|reason| EstimateError::Corrupt {
+            path: path.clone(),
+            reason,
+        })?;
         if let Some(reason) = first.config.difference(&s.config, true) {
             return Err(EstimateError::Merge(format!(
                 "{} and {} are from different runs: {reason}",
@@ -404,7 +520,10 @@ pub fn merge(files: &[(PathBuf, RunState)]) -> Result<Merged, EstimateError> {
             )));
         }
         merged.shards.push(s.config.shard.index);
-        merged.counters.merge(&s.counters);
+        merged
+            .counters
+            .merge(&s.counters)
+            .map_err(|e| EstimateError::Merge(format!("adding {}: {e}", path.display())))?;
         merged.elapsed_seconds += s.elapsed_seconds;
     }
     merged.shards.sort_unstable();

@@ -79,7 +79,9 @@ pub fn wilson(k: u64, n: u64, z: f64) -> Interval {
 }
 
 impl Estimate {
-    /// The estimate for `counters` in a candidate space of `space` positions.
+    /// The estimate for `counters` in a candidate space of `space` positions. Meaningful
+    /// only for counters that pass [`Counters::check`] (the reports check first); whatever
+    /// they hold, the arithmetic never overflows.
     pub fn new(counters: &Counters, space: &BigUint) -> Estimate {
         let n = counters.samples;
         let nf = (n as f64).max(1.0);
@@ -93,10 +95,15 @@ impl Estimate {
         };
         let p_wilson = wilson(r, n, Z);
         // Mirror images distinct: a reachable sample counts 2, or 1 if its board is its own
-        // mirror image; the variance is that of this 0/1/2-valued variable.
-        let s = counters.symmetric_reachable;
-        let mean = (2 * r - s) as f64 / nf;
-        let square = (4 * (r - s) + s) as f64 / nf;
+        // mirror image; the variance is that of this 0/1/2-valued variable. In u128, with
+        // symmetric_reachable at most reachable, so that no counters (from a file, say) can
+        // overflow or underflow.
+        let (r2, s2) = (
+            u128::from(r),
+            u128::from(counters.symmetric_reachable.min(r)),
+        );
+        let mean = (2 * r2 - s2) as f64 / nf;
+        let square = (4 * (r2 - s2) + s2) as f64 / nf;
         let sigma_d = ((square - mean * mean).max(0.0) / nf).sqrt();
         let exact = if n == 0 {
             BigUint::default()
@@ -120,7 +127,7 @@ impl Estimate {
             },
             unknown_bounds: (counters.unknown > 0).then(|| Interval {
                 lo: p * size,
-                hi: (r + counters.unknown) as f64 / nf * size,
+                hi: (u128::from(r) + u128::from(counters.unknown)) as f64 / nf * size,
             }),
         }
     }

@@ -210,3 +210,123 @@ fn shards_partition_the_indices() {
     assert!(Shard::parse("a/2").is_err());
     assert_eq!(Shard::parse("3/4").unwrap(), Shard { index: 3, count: 4 });
 }
+
+#[test]
+fn cancelling_checkpoints_and_resuming_counts_every_sample_once() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let cfg = config(GameId::Mini, 40_000, 12);
+    let full = complete(cfg.clone(), &options(2, 2048));
+    let path = tmp("cancel.json");
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut opts = options(2, 2048);
+    opts.checkpoint = Some(path.clone());
+    // Only the final checkpoint of a cancellation is written.
+    opts.checkpoint_every = std::time::Duration::from_secs(3600);
+    opts.cancel = Some(Arc::clone(&cancel));
+    let mut state = RunState::new(cfg.clone());
+    let mut sessions = 0;
+    loop {
+        sessions += 1;
+        let mut batches = 0;
+        let end = run(&mut state, &opts, |_| {
+            batches += 1;
+            if batches == 2 {
+                cancel.store(true, Ordering::SeqCst);
+            }
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        cancel.store(false, Ordering::SeqCst);
+        if end == RunEnd::Complete {
+            break;
+        }
+        assert_eq!(end, RunEnd::Cancelled);
+        // What was counted is exactly what was saved.
+        let saved = RunState::load(&path).unwrap();
+        assert_eq!(saved.next, state.next);
+        assert_eq!(saved.counters, state.counters);
+        assert!(!saved.complete);
+        state = RunState::resume(&path, &cfg).unwrap();
+    }
+    assert!(sessions >= 3, "the run was cancelled");
+    assert_eq!(state.counters, full.counters);
+    // Cancelled before it starts: nothing done, a checkpoint all the same.
+    let path = tmp("cancel-early.json");
+    opts.checkpoint = Some(path.clone());
+    cancel.store(true, Ordering::SeqCst);
+    let mut state = RunState::new(cfg.clone());
+    let end = run(&mut state, &opts, |_| ControlFlow::Continue(())).unwrap();
+    assert_eq!(end, RunEnd::Cancelled);
+    assert_eq!(state.next, 0);
+    assert_eq!(RunState::load(&path).unwrap().next, 0);
+}
+
+#[test]
+fn empty_ranges_and_ranges_at_the_end_of_u64() {
+    // A shard with no samples is complete from the start (it used to contradict itself).
+    let mut c = config(GameId::Mini, 2, 1);
+    c.shard = Shard { index: 0, count: 4 };
+    let s = RunState::new(c.clone());
+    assert!(s.complete);
+    let done = complete(c, &options(1, 256));
+    assert_eq!(done.counters.samples, 0);
+    let s = complete(config(GameId::Mini, 0, 1), &options(1, 256));
+    assert!(s.complete);
+    // The very last sample index: batch and chunk ends saturate instead of wrapping.
+    let mut c = config(GameId::Mini, u64::MAX, 1);
+    c.shard = Shard {
+        index: u64::MAX - 1,
+        count: u64::MAX,
+    };
+    assert_eq!(c.range(), u64::MAX - 1..u64::MAX);
+    let mut o = options(2, 256);
+    o.batch = u64::MAX;
+    let s = complete(c, &o);
+    assert_eq!(s.counters.samples, 1);
+}
+
+#[test]
+fn hostile_files_are_refused_naming_the_field() {
+    let cfg = config(GameId::Mini, 3_000, 1);
+    let s = complete(cfg, &options(1, 1024));
+    let path = tmp("hostile-good.json");
+    s.save(&path).unwrap();
+    let good: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let expect = |v: &serde_json::Value, needle: &str| {
+        let p = tmp("hostile.json");
+        write(&p, &v.to_string());
+        let err = RunState::load(&p).unwrap_err().to_string();
+        assert!(
+            err.contains("hostile.json") && err.contains(needle),
+            "{err}"
+        );
+    };
+    let mut v = good.clone();
+    v["counters"]["unknown"] = serde_json::json!(-1);
+    expect(&v, "counters.unknown");
+    let mut v = good.clone();
+    v["counters"]["reachable_expanded_log2"] = serde_json::json!([u64::MAX, u64::MAX]);
+    expect(&v, "reachable_expanded_log2");
+    let mut v = good.clone();
+    v["counters"]["figure"] = serde_json::json!([{"index": 5000, "plies": 1, "expanded": 1}]);
+    expect(&v, "counters.figure");
+    let p = tmp("hostile-bytes.json");
+    std::fs::write(&p, [0xff, 0xfe, 0x00, 0x7b]).unwrap();
+    let err = RunState::load(&p).unwrap_err();
+    assert!(matches!(err, EstimateError::Corrupt { .. }), "{err}");
+    // Two copies of a state that claims nearly u64::MAX nodes cannot be merged.
+    let mut v = good.clone();
+    v["config"]["shard"] = serde_json::json!({"index": 0, "count": 2});
+    v["counters"]["expanded"] = serde_json::json!(u64::MAX);
+    let a: RunState = serde_json::from_value(v.clone()).unwrap();
+    let mut w = v.clone();
+    w["config"]["shard"] = serde_json::json!({"index": 1, "count": 2});
+    let b: RunState = serde_json::from_value(w).unwrap();
+    // (Both are inconsistent with their shard's range, which merge checks first.)
+    let err = merge(&[(tmp("a.json"), a), (tmp("b.json"), b)])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("a.json"), "{err}");
+}
