@@ -21,8 +21,8 @@ pub enum ReachCommand {
     /// `unreachable`, or `unknown` when a limit stopped it).
     ///
     /// Output, one line per position in input order: `<verdict> <expanded> <sfen>`,
-    /// separated by single spaces, where <expanded> is the number of nodes the search
-    /// expanded (0 when a filter stopped the position) and <sfen> is the input as given.
+    /// separated by single spaces, where `<expanded>` is the number of nodes the search
+    /// expanded (0 when a filter stopped the position) and `<sfen>` is the input as given.
     /// With --json, one JSON object per line instead.
     ///
     /// A line that is not a SFEN, or whose position lacks a king or has two of a side, is

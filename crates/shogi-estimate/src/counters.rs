@@ -272,7 +272,7 @@ impl Counters {
             .figure
             .last()
             .zip(other.figure.first())
-            .map_or(true, |(a, b)| a.index < b.index);
+            .is_none_or(|(a, b)| a.index < b.index);
         self.figure.extend_from_slice(&other.figure);
         if !sorted {
             self.figure.sort_by_key(|p| p.index);
