@@ -38,8 +38,12 @@ impl Material {
 ///
 /// Every algorithm in the workspace is generic over `G: Game`, so each game is compiled to
 /// its own code with the board size as a constant and its own static tables.
+///
+/// The trait is sealed: the bitboards hold at most 128 squares, the king-placement scheme of
+/// the ranking needs an odd board width, and the tables are built for these two boards, so
+/// only the games of this crate implement it.
 pub trait Game:
-    'static + Copy + Clone + Default + Debug + PartialEq + Eq + Hash + Send + Sync
+    sealed::Sealed + 'static + Copy + Clone + Default + Debug + PartialEq + Eq + Hash + Send + Sync
 {
     /// Short name used on the command line (`shogi`, `mini`).
     const NAME: &'static str;
@@ -67,6 +71,13 @@ pub trait Game:
             Color::White => Self::HEIGHT - 1,
         }
     }
+}
+
+mod sealed {
+    /// Implemented only by this crate's games (see [`super::Game`]).
+    pub trait Sealed {}
+    impl Sealed for super::Shogi {}
+    impl Sealed for super::MiniShogi {}
 }
 
 /// Standard Shogi, 9x9, 40 pieces.
