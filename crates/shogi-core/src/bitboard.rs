@@ -44,6 +44,24 @@ impl Bitboard {
         self.0 & self.0.wrapping_sub(1) != 0
     }
 
+    /// Whether the set has at most `n` squares. For small `n` this clears the lowest bit
+    /// `n` times instead of counting: without a hardware popcount (the portable x86-64
+    /// baseline has none) a 128-bit count costs a few dozen instructions, and validating
+    /// every unranked sample does this once per kind.
+    #[inline(always)]
+    pub const fn has_at_most(self, n: u32) -> bool {
+        if n >= 8 {
+            return self.0.count_ones() <= n;
+        }
+        let mut b = self.0;
+        let mut i = 0;
+        while i < n {
+            b &= b.wrapping_sub(1);
+            i += 1;
+        }
+        b == 0
+    }
+
     /// Whether `sq` is in the set.
     #[inline(always)]
     pub const fn has(self, sq: Square) -> bool {

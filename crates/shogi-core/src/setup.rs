@@ -131,16 +131,19 @@ impl<G: Game> Setup<G> {
     }
 
     /// The piece on `sq`, if any.
+    #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.0.piece_at(sq)
     }
 
     /// The hand of `color`.
+    #[inline(always)]
     pub fn hand(&self, color: Color) -> &Hand {
         self.0.hand(color)
     }
 
     /// The side to move.
+    #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.0.side_to_move()
     }
@@ -151,27 +154,32 @@ impl<G: Game> Setup<G> {
     }
 
     /// Puts `piece` on `sq`, returning what stood there before.
+    #[inline(always)]
     pub fn put(&mut self, sq: Square, piece: Piece) -> Option<Piece> {
         self.0.put(sq, piece)
     }
 
     /// Removes and returns the piece on `sq`, if any.
+    #[inline(always)]
     pub fn take(&mut self, sq: Square) -> Option<Piece> {
         self.0.take(sq)
     }
 
     /// Sets the number of `kind` in `color`'s hand (promoted kinds count as their basic
     /// kind; kings cannot be held and are ignored).
+    #[inline(always)]
     pub fn set_hand(&mut self, color: Color, kind: PieceKind, count: u8) {
         self.0.set_hand(color, kind, count)
     }
 
     /// Sets the side to move.
+    #[inline(always)]
     pub fn set_side_to_move(&mut self, color: Color) {
         self.0.set_side_to_move(color)
     }
 
     /// Sets the SFEN move number.
+    #[inline(always)]
     pub fn set_move_number(&mut self, n: u32) {
         self.0.set_move_number(n)
     }
@@ -183,7 +191,7 @@ impl<G: Game> Setup<G> {
 
     /// The position, if the setup keeps every rule except the relaxed ones. The kings and
     /// the material are always checked; the error names every problem found.
-    #[inline]
+    #[inline(always)]
     pub fn into_position(self, relax: Relax) -> Result<Position<G>, IllegalPosition> {
         let mut errors = self.0.essential_errors();
         let strict = !relax.errors();

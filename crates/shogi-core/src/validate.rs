@@ -70,18 +70,32 @@ impl<G: Game> Position<G> {
     }
 
     /// The [`PositionErrors::ESSENTIAL`] rules: one king each, and no kind with more pieces
-    /// than the game has. A few popcounts: cheap enough for every unranked sample.
+    /// than the game has. Cheap enough for every unranked sample: no full count of any
+    /// bitboard unless a kind may hold eight or more pieces on the board (pawns).
     #[inline]
     pub(crate) fn essential_errors(&self) -> PositionErrors {
         let mut e = PositionErrors::empty();
         for c in Color::ALL {
-            match self.pieces(c, PieceKind::King).count() {
-                0 => e |= PositionErrors::MISSING_KING,
-                1 => {}
-                _ => e |= PositionErrors::TOO_MANY_KINGS,
+            let kings = self.pieces(c, PieceKind::King);
+            if kings.is_empty() {
+                e |= PositionErrors::MISSING_KING;
+            } else if kings.more_than_one() {
+                e |= PositionErrors::TOO_MANY_KINGS;
             }
         }
-        if !self.material().fits_in(&G::MATERIAL) {
+        let king_max = G::MATERIAL.get(PieceKind::King) as u32;
+        let mut too_much = !self.by_kind(PieceKind::King).has_at_most(king_max);
+        for kind in PieceKind::HAND {
+            let max = G::MATERIAL.get(kind) as u32;
+            let held = self.hand(Color::Black).count(kind) as u32
+                + self.hand(Color::White).count(kind) as u32;
+            let on_board = match kind.promoted() {
+                Some(p) => self.by_kind(kind) | self.by_kind(p),
+                None => self.by_kind(kind),
+            };
+            too_much |= held > max || !on_board.has_at_most(max - held.min(max));
+        }
+        if too_much {
             e |= PositionErrors::TOO_MUCH_MATERIAL;
         }
         e
