@@ -12,6 +12,10 @@ mod reach_cmds;
 mod retro_cmds;
 use options::RuleArgs;
 
+/// The deepest perft the CLI accepts: enough for any tree that can be counted, and far
+/// from the depth at which the recursion of `Position::perft_with` overflows the stack.
+const MAX_PERFT_DEPTH: i64 = 20;
+
 /// The games the CLI knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum GameArg {
@@ -48,7 +52,9 @@ enum Command {
         divide: bool,
         #[command(flatten)]
         rules: RuleArgs,
-        /// Depth in plies.
+        /// Depth in plies, at most 20 (deeper trees are far beyond reach, and the
+        /// recursion would overflow the stack).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH))]
         depth: u32,
     },
     #[command(flatten)]

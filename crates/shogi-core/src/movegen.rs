@@ -387,6 +387,12 @@ impl<G: Game> Position<G> {
     }
 
     /// Counts the leaf nodes of the legal move tree to `depth` plies under `rules`.
+    ///
+    /// The count recurses one stack frame of a few kilobytes (a position and a move list)
+    /// per ply, so a depth in the thousands overflows a thread's stack. Such depths can
+    /// never be counted anyway (Shogi's tree from the initial position passes 10^20 leaves
+    /// before depth 15); callers taking a depth from users should bound it, as the command
+    /// line does (at most 20).
     pub fn perft_with(&self, rules: Rules, depth: u32) -> u64 {
         match depth {
             0 => 1,

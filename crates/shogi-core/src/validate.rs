@@ -141,9 +141,17 @@ pub(crate) fn describe<G: Game>(pos: &Position<G>, errors: PositionErrors) -> St
         }
     }
     if errors.contains(PositionErrors::TOO_MUCH_MATERIAL) {
-        let have = pos.material();
         for kind in PieceKind::HAND {
-            let (n, max) = (have.get(kind), G::MATERIAL.get(kind));
+            // Counted here in u32: `material()` saturates at 255, and a setup can hold more.
+            let on_board = match kind.promoted() {
+                Some(p) => pos.by_kind(kind) | pos.by_kind(p),
+                None => pos.by_kind(kind),
+            };
+            let held: u32 = Color::ALL
+                .iter()
+                .map(|&c| pos.hand(c).count(kind) as u32)
+                .sum();
+            let (n, max) = (on_board.count() + held, G::MATERIAL.get(kind) as u32);
             if n > max {
                 parts.push(format!(
                     "{n} {}s on the board and in hand, this game has {max}",
