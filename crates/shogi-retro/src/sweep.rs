@@ -255,7 +255,14 @@ fn check<G: Game>(pos: &Position<G>, ctx: &mut Ctx, report: &mut SweepReport) {
         report.moves_checked += 1;
         let mut child = pos.clone();
         child.play_unchecked(m);
-        let expected = Unmove::of_move(pos, m);
+        let Some(expected) = Unmove::of_move(pos, m) else {
+            fail(
+                report,
+                pos,
+                format!("move {}: no piece on its origin", m.to_usi::<G>()),
+            );
+            continue;
+        };
         unmoves(&child, ctx.rules, &mut ctx.child_list);
         if !ctx.child_list.contains(&expected) {
             fail(

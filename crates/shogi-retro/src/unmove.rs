@@ -116,22 +116,19 @@ impl Unmove {
         }
     }
 
-    /// The unmove of `mv` played in `before` (which must hold the moving piece; `mv` need
-    /// not be checked for legality here). `Next(before, mv)` undone by it is `before`.
-    pub fn of_move<G: Game>(before: &Position<G>, mv: Move) -> Unmove {
-        match mv {
+    /// The unmove of `mv` played in `before`: `Next(before, mv)` undone by it is `before`.
+    /// `None` if no piece stands on the origin of a board move; legality is not checked.
+    pub fn of_move<G: Game>(before: &Position<G>, mv: Move) -> Option<Unmove> {
+        Some(match mv {
             Move::Normal { from, to, promote } => Unmove::Normal {
                 from,
                 to,
-                piece: before
-                    .piece_at(from)
-                    .map(|p| p.kind)
-                    .expect("a piece stands on the origin"),
+                piece: before.piece_at(from)?.kind,
                 promote,
                 captured: before.piece_at(to).map(|p| p.kind),
             },
             Move::Drop { kind, to } => Unmove::Drop { kind, to },
-        }
+        })
     }
 
     /// The text form: for a board move, the kind before the move (upper case, `+` for a

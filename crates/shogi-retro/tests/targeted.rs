@@ -521,7 +521,7 @@ fn replay_game<G: Game>(moves: &str) -> Position<G> {
         let before = p.clone();
         let mv = p.play_usi(usi).unwrap_or_else(|e| panic!("{usi}: {e}"));
         unmoves(&p, Rules::default(), &mut list);
-        let u = Unmove::of_move(&before, mv);
+        let u = Unmove::of_move(&before, mv).unwrap();
         assert!(
             list.contains(&u),
             "{usi}: {} missing at {p}",
