@@ -98,12 +98,12 @@ fn unmove_sweep(positions: usize, seed: u64, game: &str, no_reply: bool) -> Resu
     };
     let mut reports = Vec::new();
     if mini {
-        reports.push(shogi_retro::sweep::sweep_with::<MiniShogi>(
+        reports.push(shogi_verify::sweep::sweep_with::<MiniShogi>(
             positions, seed, rules,
         ));
     }
     if shogi {
-        reports.push(shogi_retro::sweep::sweep_with::<Shogi>(
+        reports.push(shogi_verify::sweep::sweep_with::<Shogi>(
             positions, seed, rules,
         ));
     }

@@ -1,11 +1,7 @@
 //! `cargo xtask perft`: every perft figure we hold, at full depth, with timings.
 
-#[path = "../../crates/shogi-core/tests/common/perft_file.rs"]
-#[allow(dead_code)]
-mod perft_file;
-
-use perft_file::parse_perft_file;
 use shogi_core::{AnyPosition, Game, Position, Shogi};
+use shogi_verify::perft_file::parse_perft_file;
 use std::time::Instant;
 
 fn check<G: Game>(

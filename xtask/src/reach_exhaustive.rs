@@ -10,11 +10,11 @@
 use clap::Args;
 use shogi_core::{Game, Material, MiniShogi, PawnDropRule, PieceKind, Rules, Shogi};
 use shogi_rank::material_text;
-use shogi_reach::exhaustive::{
+use shogi_reach::{SearchConfig, Stage};
+use shogi_verify::exhaustive::{
     cross_check, forward_reachable_with, kk_connectivity, CrossCheckOptions, CrossCheckReport,
     ForwardOptions,
 };
-use shogi_reach::{SearchConfig, Stage};
 use std::time::Instant;
 
 /// The options of `cargo xtask reach-exhaustive`.

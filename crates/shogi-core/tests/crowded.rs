@@ -6,10 +6,8 @@
 //! and perft at every listed depth: the generator lists a depth only up to 5,000,000
 //! leaves, so the whole file runs in under a second in the test profile.
 
-#[path = "common/perft_file.rs"]
-mod perft_file;
-use perft_file::{parse_perft_file, PerftCase};
 use shogi_core::{Position, Shogi};
+use shogi_verify::perft_file::{parse_perft_file, PerftCase};
 use std::collections::BTreeMap;
 
 fn read(name: &str) -> String {

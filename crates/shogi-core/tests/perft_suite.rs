@@ -3,10 +3,8 @@
 //! The test runs every depth whose count is small enough for the normal suite;
 //! `cargo xtask perft` runs them all.
 
-#[path = "common/perft_file.rs"]
-mod perft_file;
-use perft_file::{parse_perft_file, PerftCase};
 use shogi_core::{AnyPosition, Game, Position};
+use shogi_verify::perft_file::{parse_perft_file, PerftCase};
 
 /// Largest leaf count run in the normal test suite.
 const TEST_BUDGET: u64 = 2_000_000;

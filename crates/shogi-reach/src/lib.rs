@@ -3,7 +3,6 @@
 
 mod classify;
 mod construct;
-pub mod exhaustive;
 mod heuristic;
 mod search;
 

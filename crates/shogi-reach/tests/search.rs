@@ -5,7 +5,7 @@ use shogi_core::{Game, MiniShogi, Move, MoveList, Position, Shogi};
 use shogi_reach::{
     heuristic, is_kk, opening_line, Limits, SearchConfig, SearchOutcome, Searcher, Verdict, Weights,
 };
-use shogi_retro::sweep::SplitMix;
+use shogi_verify::rng::SplitMix;
 
 /// Searches `pos`, expecting it reachable, and checks the certificate and the statistics.
 fn assert_reachable<G: Game>(searcher: &mut Searcher<G>, pos: &Position<G>) -> SearchOutcome<G> {

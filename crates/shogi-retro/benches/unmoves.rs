@@ -3,8 +3,8 @@
 
 use criterion::{criterion_main, BenchmarkId, Criterion, Throughput};
 use shogi_core::{Game, MiniShogi, MoveList, Position, Rules, Shogi};
-use shogi_retro::sweep::{random_start, SplitMix};
 use shogi_retro::{count_unmoves, undo, unmoves, UnmoveList};
+use shogi_verify::{rng::SplitMix, sweep::random_start};
 
 /// `n` positions from random legal games (every 7th position of each game).
 fn sample<G: Game>(n: usize, seed: u64) -> Vec<Position<G>> {

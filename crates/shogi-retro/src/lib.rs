@@ -2,7 +2,6 @@
 #![forbid(unsafe_code)]
 
 mod generate;
-pub mod sweep;
 mod unmove;
 
 pub use generate::{

@@ -5,7 +5,9 @@
 /// One position of a suite with its expected counts.
 #[derive(Debug, Clone)]
 pub struct PerftCase {
+    /// The name of the entry.
     pub id: String,
+    /// The position.
     pub sfen: String,
     /// `(depth, count)` pairs.
     pub counts: Vec<(u32, u64)>,
