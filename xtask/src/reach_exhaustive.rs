@@ -9,7 +9,6 @@
 
 use clap::Args;
 use shogi_core::{Game, Material, MiniShogi, PawnDropRule, PieceKind, Rules, Shogi};
-use shogi_rank::material_text;
 use shogi_reach::{SearchConfig, Stage};
 use shogi_verify::exhaustive::{
     cross_check, forward_reachable_with, kk_connectivity, CrossCheckOptions, CrossCheckReport,
@@ -82,7 +81,7 @@ fn row(r: &CrossCheckReport, secs: f64) -> String {
     format!(
         "{:<5} {:<13} {:<11} {:<11} {:<11} {:<7} {:<6} {:<10} {:<10} {:<12} {:<13} {:<11} {:.1}",
         r.game,
-        material_text(&r.material),
+        r.material.to_string(),
         r.candidates,
         r.forward,
         r.forward_stored,
@@ -119,7 +118,7 @@ fn run_one<G: Game>(
              the hub's orbit {}, reaching it {}, hub images reached {}, unsound predecessors \
              {}, asymmetric {}{}: {} ({:.1} s)",
             G::NAME,
-            material_text(material),
+            material.to_string(),
             set.len(),
             set.stored(),
             set.seeds(),
@@ -203,7 +202,7 @@ pub fn run(args: ReachExhaustiveArgs) -> Result<(), String> {
             run_one::<Shogi>(material, &args, rules)?
         };
         if !ok {
-            failed.push(material_text(material));
+            failed.push(material.to_string());
         }
     }
     println!("total {:.1} s", start.elapsed().as_secs_f64());

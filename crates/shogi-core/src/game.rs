@@ -34,6 +34,22 @@ impl Material {
     }
 }
 
+/// A short text: `K2 G1 P1`, kind letters and counts in the order of SPEC §3, kinds without
+/// pieces left out.
+impl core::fmt::Display for Material {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut sep = "";
+        for kind in PieceKind::SPEC_ORDER
+            .into_iter()
+            .filter(|&k| self.get(k) > 0)
+        {
+            write!(f, "{sep}{}{}", kind.letter(), self.get(kind))?;
+            sep = " ";
+        }
+        Ok(())
+    }
+}
+
 /// A Shogi-like game: board size, promotion zone, start position, material and tables.
 ///
 /// Every algorithm in the workspace is generic over `G: Game`, so each game is compiled to

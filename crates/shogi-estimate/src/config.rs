@@ -24,15 +24,6 @@ impl GameId {
         }
     }
 
-    /// The game named `name` (`shogi` or `mini`).
-    pub fn from_name(name: &str) -> Option<GameId> {
-        match name {
-            "shogi" => Some(GameId::Shogi),
-            "mini" => Some(GameId::Mini),
-            _ => None,
-        }
-    }
-
     /// The game's standard material.
     pub fn material(self) -> Material {
         match self {

@@ -156,7 +156,7 @@ fn scores<G: Game>(t: &RankTable<G>, s: &Stats, n: u64) -> [f64; 3] {
                 shogi_core::Square::from_index(b as u8).unwrap(),
                 shogi_core::Square::from_index(w as u8).unwrap(),
             );
-            if b != w && (bs, ws) <= (bs.hflip::<G>(), ws.hflip::<G>()) {
+            if shogi_rank::kings_k_canonical::<G>(bs, ws) {
                 kings_obs.push(s.kings[b * sq + w]);
             } else {
                 assert_eq!(s.kings[b * sq + w], 0, "a non-canonical king placement");

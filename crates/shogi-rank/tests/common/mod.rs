@@ -28,7 +28,7 @@ pub fn random_position<G: Game>(table: &RankTable<G>, rng: &mut Xs) -> Position<
     let (bk, wk) = loop {
         let b = Square::from_index(rng.below(n) as u8).unwrap();
         let w = Square::from_index(rng.below(n) as u8).unwrap();
-        if b != w && (b, w) <= (b.hflip::<G>(), w.hflip::<G>()) {
+        if shogi_rank::kings_k_canonical::<G>(b, w) {
             break (b, w);
         }
     };

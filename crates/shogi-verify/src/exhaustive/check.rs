@@ -8,18 +8,9 @@ use super::ExhaustiveError;
 use core::cmp::Ordering;
 use shogi_core::{Color, Game, Material, Position};
 use shogi_rank::filters::compare_boards;
-use shogi_rank::{RankTable, U256};
+use shogi_rank::{kings_k_canonical, RankTable, U256};
 use shogi_reach::{classify, is_kk, SearchOutcome, Searcher, Stage, Verdict};
 use std::time::{Duration, Instant};
-
-/// Whether the king placement is K-canonical (SPEC §3): `κ(p) <= κ(Hflip(p))`, compared by
-/// square index.
-fn kings_k_canonical<G: Game>(pos: &Position<G>) -> bool {
-    match (pos.king(Color::Black), pos.king(Color::White)) {
-        (Some(b), Some(w)) => (b, w) <= (b.hflip::<G>(), w.hflip::<G>()),
-        _ => false,
-    }
-}
 
 /// Checks a certificate: a legal KK position of the material that is in the closure, legal
 /// moves, and the target at the end. `None` when it is sound.
@@ -151,7 +142,8 @@ pub fn cross_check<G: Game>(
         if compare_boards(&pos, &pos.hflip()) != Ordering::Greater {
             report.forward_canonical += 1;
         }
-        if !kings_k_canonical(&pos) {
+        let kings = (pos.king(Color::Black), pos.king(Color::White));
+        if !matches!(kings, (Some(b), Some(w)) if kings_k_canonical::<G>(b, w)) {
             continue;
         }
         report.forward_k_canonical += 1;

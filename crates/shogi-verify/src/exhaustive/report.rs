@@ -2,7 +2,6 @@
 
 use super::kk::KkConnectivity;
 use shogi_core::{Material, Rules};
-use shogi_rank::material_text;
 use shogi_reach::{SearchConfig, Stage};
 use std::time::Duration;
 
@@ -180,7 +179,7 @@ impl core::fmt::Display for CrossCheckReport {
             f,
             "{} {} ({:?}): |P_K| {}, forward {} ({} KK, depth {}, {} keys), reachable {}, unreachable {}, unknown {}",
             self.game,
-            material_text(&self.material),
+            self.material,
             self.rules.pawn_drop,
             self.candidates,
             self.forward,
