@@ -182,7 +182,7 @@ pub fn cross_check<G: Game>(
             .expect("every rank below |P_K| unranks");
         let in_forward = set.contains(&pos);
         report.ranks_in_forward += u64::from(in_forward);
-        let class = classify(&mut searcher, &pos).expect("unranked positions have one king a side");
+        let class = classify(&mut searcher, &pos);
         let si = Stage::ALL
             .iter()
             .position(|&s| s == class.stage)
