@@ -8,7 +8,7 @@
 //! under 100 MB.
 
 use clap::Args;
-use shogi_core::{Game, Material, MiniShogi, PawnDropRule, PieceKind, Rules, Shogi};
+use shogi_core::{Game, GameKind, Material, MiniShogi, PieceKind, Rules, Shogi};
 use shogi_reach::{SearchConfig, Stage};
 use shogi_verify::exhaustive::{
     cross_check, forward_reachable_with, kk_connectivity, CrossCheckOptions, CrossCheckReport,
@@ -21,8 +21,8 @@ use std::time::Instant;
 pub struct ReachExhaustiveArgs {
     /// Which game: shogi, mini or both. Without --pieces, the default configurations of
     /// that game.
-    #[arg(long, default_value = "both")]
-    game: String,
+    #[arg(long, default_value = "both", value_parser = crate::parse_games)]
+    game: crate::Games,
     /// The non-king pieces of one configuration as SFEN letters (`GP`, `PP`, `GSP`; `-` for
     /// the kings alone); repeat for several. Default: every pair of kinds in Mini Shogi and
     /// every single kind in Shogi.
@@ -154,19 +154,7 @@ fn run_one<G: Game>(
 
 /// Runs `cargo xtask reach-exhaustive`: fails if any configuration has a mismatch.
 pub fn run(args: ReachExhaustiveArgs) -> Result<(), String> {
-    let rules = Rules {
-        pawn_drop: if args.no_reply {
-            PawnDropRule::NoLegalReply
-        } else {
-            PawnDropRule::MateOnly
-        },
-    };
-    let (mini, shogi) = match args.game.as_str() {
-        "mini" => (true, false),
-        "shogi" => (false, true),
-        "both" => (true, true),
-        other => return Err(format!("unknown game {other:?}: shogi, mini or both")),
-    };
+    let rules = crate::rules(args.no_reply);
     let pick = |defaults: &[&str]| -> Vec<String> {
         if args.pieces.is_empty() {
             defaults.iter().map(|s| s.to_string()).collect()
@@ -175,14 +163,13 @@ pub fn run(args: ReachExhaustiveArgs) -> Result<(), String> {
         }
     };
     let mut configs: Vec<(bool, Material)> = Vec::new();
-    for (on, is_mini, defaults) in [
-        (mini, true, &MINI_DEFAULT[..]),
-        (shogi, false, &SHOGI_DEFAULT[..]),
-    ] {
-        if on {
-            for p in pick(defaults) {
-                configs.push((is_mini, parse_pieces(&p)?));
-            }
+    for &game in &args.game.0 {
+        let (is_mini, defaults) = match game {
+            GameKind::Mini => (true, &MINI_DEFAULT[..]),
+            GameKind::Shogi => (false, &SHOGI_DEFAULT[..]),
+        };
+        for p in pick(defaults) {
+            configs.push((is_mini, parse_pieces(&p)?));
         }
     }
     println!(

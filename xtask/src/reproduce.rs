@@ -7,9 +7,10 @@
 
 use clap::Args;
 use core::ops::ControlFlow;
+use shogi_core::GameKind;
 use shogi_estimate::{
     grouped, interval_text, paper, percent, run, sci, space_size, table1_rows, thread_count,
-    z_score, Counters, Estimate, FigurePoint, GameId, Interval, RunConfig, RunOptions, RunState, Z,
+    z_score, Counters, Estimate, FigurePoint, Interval, RunConfig, RunOptions, RunState, Z,
 };
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -117,8 +118,8 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<(), String> {
     let started = SystemTime::now();
     let clock = Instant::now();
 
-    let shogi = run_game(GameId::Shogi, samples_shogi, args.seed, threads)?;
-    let mini = run_game(GameId::Mini, samples_mini, args.seed, threads)?;
+    let shogi = run_game(GameKind::Shogi, samples_shogi, args.seed, threads)?;
+    let mini = run_game(GameKind::Mini, samples_mini, args.seed, threads)?;
     let total_seconds = clock.elapsed().as_secs_f64();
 
     let mut written = Vec::new();
@@ -167,12 +168,12 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<(), String> {
 }
 
 /// Runs one game to completion with a progress line on stderr about every 10 seconds.
-fn run_game(game: GameId, samples: u64, seed: u64, threads: usize) -> Result<GameRun, String> {
+fn run_game(game: GameKind, samples: u64, seed: u64, threads: usize) -> Result<GameRun, String> {
     let mut config = RunConfig::new(game, samples);
     config.seed = seed;
     config.figure_samples = match game {
-        GameId::Shogi => FIGURE_SAMPLES_SHOGI,
-        GameId::Mini => FIGURE_SAMPLES_MINI,
+        GameKind::Shogi => FIGURE_SAMPLES_SHOGI,
+        GameKind::Mini => FIGURE_SAMPLES_MINI,
     };
     let space = space_size(&config).map_err(|e| e.to_string())?;
     let mut state = RunState::new(config);
@@ -226,7 +227,7 @@ fn write_file(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn figure_file(game: GameId) -> String {
+fn figure_file(game: GameKind) -> String {
     format!("figure18-{}.svg", game.name())
 }
 
@@ -618,7 +619,7 @@ impl Document<'_> {
             hi: e.positions_wilson.hi * factor,
         };
         let (paper_distinct, distinct_cmp) = match game {
-            GameId::Shogi => (
+            GameKind::Shogi => (
                 format!("≈ {} (no interval)", sci(PAPER_SHOGI_DISTINCT, 3)),
                 format!(
                     "rounds to {}: {}",
@@ -626,7 +627,7 @@ impl Document<'_> {
                     yes_no(sci(e.positions_distinct, 3) == sci(PAPER_SHOGI_DISTINCT, 3))
                 ),
             ),
-            GameId::Mini => ("not reported".into(), "-".into()),
+            GameKind::Mini => ("not reported".into(), "-".into()),
         };
         let _ = writeln!(
             s,
@@ -802,10 +803,10 @@ impl Document<'_> {
     }
 }
 
-fn game_title(game: GameId) -> &'static str {
+fn game_title(game: GameKind) -> &'static str {
     match game {
-        GameId::Shogi => "Shogi",
-        GameId::Mini => "Mini Shogi",
+        GameKind::Shogi => "Shogi",
+        GameKind::Mini => "Mini Shogi",
     }
 }
 

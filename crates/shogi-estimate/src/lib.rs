@@ -10,7 +10,7 @@ mod report;
 mod run;
 mod stats;
 
-pub use config::{GameId, PawnDrop, RunConfig, Shard};
+pub use config::{RunConfig, Shard};
 pub use count::{parse_count, parse_sample_count};
 pub use counters::{Counters, FigurePoint, SampleOutcome};
 pub use paper::{paper, z_score, Paper};

@@ -1,7 +1,7 @@
 //! The published figures of Ishii & Tanaka (SPEC §1), to compare runs against.
 
-use crate::config::GameId;
 use crate::stats::Interval;
+use shogi_core::GameKind;
 
 /// One game's column of the paper's Table 1 and Table 2.
 #[derive(Clone, Copy, Debug)]
@@ -23,9 +23,9 @@ pub struct Paper {
 }
 
 /// The paper's figures for `game`.
-pub fn paper(game: GameId) -> Paper {
+pub fn paper(game: GameKind) -> Paper {
     match game {
-        GameId::Shogi => Paper {
+        GameKind::Shogi => Paper {
             samples: 5_000_000_000,
             passed_mirror: 4_945_063_843,
             passed_placement: 187_220_063,
@@ -39,7 +39,7 @@ pub fn paper(game: GameId) -> Paper {
                 hi: 6.5531e68,
             },
         },
-        GameId::Mini => Paper {
+        GameKind::Mini => Paper {
             samples: 100_000_000,
             passed_mirror: 96_774_076,
             passed_placement: 77_795_825,

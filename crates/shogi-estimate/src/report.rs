@@ -1,12 +1,13 @@
 //! The final report: Table 1 and Table 2 beside the paper's, the estimates, as text or JSON.
 
-use crate::config::{GameId, RunConfig};
+use crate::config::RunConfig;
 use crate::counters::Counters;
 use crate::paper::{paper, z_score};
 use crate::run::EstimateError;
 use crate::stats::{sci, Estimate, Interval};
 use num_bigint::BigUint;
 use serde_json::{json, Value};
+use shogi_core::GameKind;
 use shogi_core::{MiniShogi, Shogi};
 use std::fmt::Write;
 
@@ -14,8 +15,8 @@ use std::fmt::Write;
 pub fn space_size(config: &RunConfig) -> Result<BigUint, EstimateError> {
     let m = config.material();
     let r = match config.game {
-        GameId::Shogi => shogi_rank::count::<Shogi>(&m),
-        GameId::Mini => shogi_rank::count::<MiniShogi>(&m),
+        GameKind::Shogi => shogi_rank::count::<Shogi>(&m),
+        GameKind::Mini => shogi_rank::count::<MiniShogi>(&m),
     };
     r.map_err(|e| EstimateError::Config(format!("material {:?}: {e}", m.0)))
 }
@@ -48,7 +49,7 @@ pub fn interval_text(i: Interval) -> String {
 }
 
 /// The rows of Table 1: stage name, survivors in `c`, survivors in the paper.
-pub fn table1_rows(c: &Counters, game: GameId) -> [(&'static str, u64, u64); 5] {
+pub fn table1_rows(c: &Counters, game: GameKind) -> [(&'static str, u64, u64); 5] {
     let p = paper(game).stages();
     [
         ("samples drawn", c.samples, p[0]),
