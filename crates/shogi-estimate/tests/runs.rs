@@ -4,6 +4,7 @@
 use core::ops::ControlFlow;
 use shogi_core::GameKind;
 use shogi_estimate::{merge, run, EstimateError, RunConfig, RunEnd, RunOptions, RunState, Shard};
+use shogi_verify::rng::{below, test_rng};
 use std::path::{Path, PathBuf};
 
 fn config(game: GameKind, samples: u64, seed: u64) -> RunConfig {
@@ -64,7 +65,7 @@ fn resume_after_a_kill_counts_every_sample_once() {
     let full = complete(config(GameKind::Mini, 40_000, 9), &options(2, 2048));
     // Kill after a pseudo-random number of batches, several times over, checkpointing after
     // every batch or only now and then.
-    let mut x = 12345u64;
+    let mut rng = test_rng(12345);
     for every in [0, 3] {
         let path = tmp(&format!("resume-{every}.json"));
         let mut opts = options(2, 2048);
@@ -74,10 +75,7 @@ fn resume_after_a_kill_counts_every_sample_once() {
         let mut state = RunState::new(cfg.clone());
         let mut kills = 0;
         loop {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let mut left = (x >> 33) % 6;
+            let mut left = below(&mut rng, 6);
             let end = run(&mut state, &opts, |_| {
                 if left == 0 {
                     return ControlFlow::Break(());

@@ -556,8 +556,8 @@ fn paper_example_games_every_ply_has_its_predecessor() {
 fn assert_kinds_partition<G: Game>(positions: usize, seed: u64) {
     use core::ops::ControlFlow;
     use shogi_retro::{for_each_unmove_of, UnmoveKinds};
-    use shogi_verify::{rng::SplitMix, sweep::random_start};
-    let mut rng = SplitMix(seed);
+    use shogi_verify::{rng::test_rng, sweep::random_start};
+    let mut rng = test_rng(seed);
     let collect = |p: &Position<G>, kinds: UnmoveKinds| {
         let mut v = Vec::new();
         let _ = for_each_unmove_of(p, Rules::default(), kinds, |u| {
