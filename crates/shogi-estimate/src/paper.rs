@@ -20,6 +20,9 @@ pub struct Paper {
     pub unreachable_depths: [u64; 9],
     /// The published 3σ interval of the number of reachable positions.
     pub positions: Interval,
+    /// The published number of reachable positions with mirror images counted as distinct
+    /// (given for Shogi only, without an interval).
+    pub positions_distinct: Option<f64>,
 }
 
 /// The paper's figures for `game`.
@@ -38,6 +41,7 @@ pub fn paper(game: GameKind) -> Paper {
                 lo: 6.5469e68,
                 hi: 6.5531e68,
             },
+            positions_distinct: Some(1.31e69),
         },
         GameKind::Mini => Paper {
             samples: 100_000_000,
@@ -50,6 +54,7 @@ pub fn paper(game: GameKind) -> Paper {
                 lo: 2.376e18,
                 hi: 2.379e18,
             },
+            positions_distinct: None,
         },
     }
 }
@@ -79,4 +84,32 @@ pub fn z_score(k: u64, n: u64, k0: u64, n0: u64) -> f64 {
         return 0.0;
     }
     (k as f64 / n as f64 - p0) / se
+}
+
+/// The z-score of `k` of `n` against `k0` of `n0` when both are samples (pooled
+/// two-proportion test): unlike [`z_score`], it counts the paper's own sampling error, which
+/// matters when a run is not much smaller than the paper's.
+pub fn z_two_sample(k: u64, n: u64, k0: u64, n0: u64) -> f64 {
+    if n == 0 || n0 == 0 {
+        return 0.0;
+    }
+    let (nf, n0f) = (n as f64, n0 as f64);
+    let pooled = (k + k0) as f64 / (nf + n0f);
+    let se = (pooled * (1.0 - pooled) * (1.0 / nf + 1.0 / n0f)).sqrt();
+    if se == 0.0 {
+        return 0.0;
+    }
+    (k as f64 / nf - k0 as f64 / n0f) / se
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_sample_z_is_antisymmetric() {
+        let z = z_two_sample(500, 1_000, 5_200, 10_000);
+        assert!(z < 0.0);
+        assert!((z + z_two_sample(5_200, 10_000, 500, 1_000)).abs() < 1e-12);
+    }
 }
