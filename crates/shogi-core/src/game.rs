@@ -90,24 +90,6 @@ impl GameKind {
     }
 }
 
-impl core::fmt::Display for GameKind {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl core::str::FromStr for GameKind {
-    type Err = String;
-
-    /// Reads a [`GameKind::name`].
-    fn from_str(s: &str) -> Result<Self, String> {
-        GameKind::ALL
-            .into_iter()
-            .find(|g| g.name() == s)
-            .ok_or_else(|| format!("unknown game `{s}`: shogi or mini"))
-    }
-}
-
 /// A Shogi-like game: board size, promotion zone, start position, material and tables.
 ///
 /// Every algorithm in the workspace is generic over `G: Game`, so each game is compiled to

@@ -3,8 +3,7 @@
 
 mod attacks;
 mod bitboard;
-#[cfg(feature = "clap")]
-mod clap;
+mod choice;
 mod color;
 mod game;
 mod hand;

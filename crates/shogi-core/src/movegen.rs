@@ -94,24 +94,6 @@ impl PawnDropRule {
     }
 }
 
-impl core::fmt::Display for PawnDropRule {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl core::str::FromStr for PawnDropRule {
-    type Err = String;
-
-    /// Reads a [`PawnDropRule::name`].
-    fn from_str(s: &str) -> Result<Self, String> {
-        PawnDropRule::ALL
-            .into_iter()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| format!("unknown pawn-drop rule `{s}`: mate or no-reply"))
-    }
-}
-
 /// Rule options. The default is the usual rule set used by perft and other engines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rules {
