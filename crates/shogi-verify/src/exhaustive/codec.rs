@@ -2,7 +2,9 @@
 //! [`crate::exhaustive`]), and its images under the mirror and the colour flip.
 
 use super::ExhaustiveError;
-use shogi_core::{Color, Game, Material, Piece, PieceKind, Position, Relax, Setup, Square};
+use shogi_core::{
+    Color, Game, Material, MoveList, Piece, PieceKind, Position, Relax, Rules, Setup, Square,
+};
 use shogi_rank::piece_types;
 
 /// The most non-king pieces of any material (all of Shogi's).
@@ -253,6 +255,24 @@ impl<G: Game> Codec<G> {
             }
         }
         (keys, n)
+    }
+
+    /// The successors of `pos` (of this material), taken apart, after each of its legal
+    /// moves under `rules` in the generator's order; `moves` is scratch space.
+    pub(crate) fn successors<'a>(
+        &'a self,
+        pos: &'a Position<G>,
+        rules: Rules,
+        moves: &'a mut MoveList,
+    ) -> impl Iterator<Item = Unpacked> + 'a {
+        moves.clear();
+        pos.legal_moves_with(rules, moves);
+        moves.iter().map(move |&mv| {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            self.unpack_position(&child)
+                .expect("moves keep the material and the kings")
+        })
     }
 
     /// Whether only the kings are on the board.

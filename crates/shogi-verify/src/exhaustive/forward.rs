@@ -197,18 +197,9 @@ fn successor_keys<G: Game>(
     rules: Rules,
     moves: &mut MoveList,
 ) -> Vec<u128> {
-    moves.clear();
-    pos.legal_moves_with(rules, moves);
-    let mut keys: Vec<u128> = moves
-        .iter()
-        .map(|&mv| {
-            let mut child = pos.clone();
-            child.play_unchecked(mv);
-            let u = codec
-                .unpack_position(&child)
-                .expect("moves keep the material and the kings");
-            codec.orbit(&u).0[0]
-        })
+    let mut keys: Vec<u128> = codec
+        .successors(pos, rules, moves)
+        .map(|u| codec.orbit(&u).0[0])
         .collect();
     keys.sort_unstable();
     keys
@@ -265,21 +256,15 @@ pub(crate) fn closure<G: Game>(
         layer.extend(add(&mut set, &u)?);
     }
     set.seeds = set.positions;
+    // A copy of the codec, so that adding to the set can borrow the set mutably.
+    let codec = set.codec.clone();
     let mut next = Vec::new();
     let mut moves = MoveList::new();
     while !layer.is_empty() {
         for &key in &layer {
             let u = set.codec.unpack(key);
             let pos = set.codec.position(&u);
-            moves.clear();
-            pos.legal_moves_with(rules, &mut moves);
-            for &mv in &moves {
-                let mut child = pos.clone();
-                child.play_unchecked(mv);
-                let cu = set
-                    .codec
-                    .unpack_position(&child)
-                    .expect("moves keep the material and the kings");
+            for cu in codec.successors(&pos, rules, &mut moves) {
                 next.extend(add(&mut set, &cu)?);
             }
             if orbits && options.verify_symmetry {

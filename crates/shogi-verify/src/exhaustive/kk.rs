@@ -154,14 +154,7 @@ pub fn kk_connectivity<G: Game>(
     while !missing.is_empty() && !layer.is_empty() {
         for &key in &layer {
             let pos = codec.position(&codec.unpack(key));
-            moves.clear();
-            pos.legal_moves_with(rules, &mut moves);
-            for &mv in &moves {
-                let mut child = pos.clone();
-                child.play_unchecked(mv);
-                let cu = codec
-                    .unpack_position(&child)
-                    .expect("moves keep the material and the kings");
+            for cu in codec.successors(&pos, rules, &mut moves) {
                 let ck = codec.pack(&cu);
                 if plain.insert(ck) {
                     missing.retain(|&k| k != ck);
