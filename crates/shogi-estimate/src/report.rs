@@ -115,6 +115,19 @@ fn comparable(config: &RunConfig) -> bool {
     config.material == config.game.material().0
 }
 
+/// `|P_K|` and the estimate of a run whose counters are consistent: the statistics assume
+/// honest counters, so the reports refuse others rather than print nonsense.
+fn checked_estimate(
+    config: &RunConfig,
+    c: &Counters,
+) -> Result<(BigUint, Estimate), EstimateError> {
+    c.check()
+        .map_err(|e| EstimateError::Config(format!("inconsistent counters: {e}")))?;
+    let space = space_size(config)?;
+    let e = Estimate::new(c, &space);
+    Ok((space, e))
+}
+
 /// The report as text: a header line, Table 1 with z-scores against the paper, the
 /// estimates with their 3σ intervals, and Table 2.
 pub fn report_text(
@@ -123,11 +136,7 @@ pub fn report_text(
     elapsed_seconds: f64,
     threads: usize,
 ) -> Result<String, EstimateError> {
-    // The statistics assume honest counters: refuse others rather than print nonsense.
-    c.check()
-        .map_err(|e| EstimateError::Config(format!("inconsistent counters: {e}")))?;
-    let space = space_size(config)?;
-    let e = Estimate::new(c, &space);
+    let (space, e) = checked_estimate(config, c)?;
     let p = paper(config.game);
     let cmp = comparable(config);
     let mut s = String::new();
@@ -264,11 +273,7 @@ pub fn report_json(
     elapsed_seconds: f64,
     threads: usize,
 ) -> Result<Value, EstimateError> {
-    // The statistics assume honest counters: refuse others rather than print nonsense.
-    c.check()
-        .map_err(|e| EstimateError::Config(format!("inconsistent counters: {e}")))?;
-    let space = space_size(config)?;
-    let e = Estimate::new(c, &space);
+    let (space, e) = checked_estimate(config, c)?;
     let d = |x: f64| sci(x, 6);
     let z: Vec<Value> = table1_rows(c, config.game)
         .iter()
