@@ -8,7 +8,7 @@ mod perft;
 mod reach_exhaustive;
 mod reproduce;
 
-use shogi_core::{MiniShogi, PawnDropRule, Rules, Shogi};
+use shogi_core::{GameKind, MiniShogi, PawnDropRule, Rules, Shogi};
 
 #[derive(Parser)]
 #[command(name = "cargo xtask", about = "Long sweeps and reproduction runs")]
@@ -37,8 +37,8 @@ enum Command {
         #[arg(long, default_value_t = 11)]
         seed: u64,
         /// Which game: shogi, mini or both.
-        #[arg(long, default_value = "both")]
-        game: String,
+        #[arg(long, default_value = "both", value_parser = parse_games)]
+        game: Games,
         /// Use the paper's reading of the drop-pawn-mate rule (no legal reply).
         #[arg(long)]
         no_reply: bool,
@@ -82,31 +82,42 @@ pub fn workspace_root() -> std::path::PathBuf {
         .to_path_buf()
 }
 
-fn unmove_sweep(positions: usize, seed: u64, game: &str, no_reply: bool) -> Result<(), String> {
-    let rules = Rules {
+/// The games of a `--game` option: one game, or both.
+#[derive(Clone, Debug)]
+pub struct Games(pub Vec<GameKind>);
+
+/// Reads `--game`: a game's name, or `both` (Mini Shogi first: it is the faster).
+pub fn parse_games(s: &str) -> Result<Games, String> {
+    match s {
+        "both" => Ok(Games(vec![GameKind::Mini, GameKind::Shogi])),
+        _ => s
+            .parse()
+            .map(|g| Games(vec![g]))
+            .map_err(|_| format!("unknown game `{s}`: shogi, mini or both")),
+    }
+}
+
+/// The rules of a `--no-reply` flag: the paper's reading of the drop-pawn-mate rule.
+pub fn rules(no_reply: bool) -> Rules {
+    Rules {
         pawn_drop: if no_reply {
             PawnDropRule::NoLegalReply
         } else {
             PawnDropRule::MateOnly
         },
-    };
-    let (mini, shogi) = match game {
-        "mini" => (true, false),
-        "shogi" => (false, true),
-        "both" => (true, true),
-        other => return Err(format!("unknown game {other:?}: shogi, mini or both")),
-    };
-    let mut reports = Vec::new();
-    if mini {
-        reports.push(shogi_retro::sweep::sweep_with::<MiniShogi>(
-            positions, seed, rules,
-        ));
     }
-    if shogi {
-        reports.push(shogi_retro::sweep::sweep_with::<Shogi>(
-            positions, seed, rules,
-        ));
-    }
+}
+
+fn unmove_sweep(positions: usize, seed: u64, games: &Games, no_reply: bool) -> Result<(), String> {
+    let rules = rules(no_reply);
+    let reports: Vec<_> = games
+        .0
+        .iter()
+        .map(|g| match g {
+            GameKind::Mini => shogi_verify::sweep::sweep_with::<MiniShogi>(positions, seed, rules),
+            GameKind::Shogi => shogi_verify::sweep::sweep_with::<Shogi>(positions, seed, rules),
+        })
+        .collect();
     let mut ok = true;
     for r in &reports {
         println!("{r}");

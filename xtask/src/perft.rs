@@ -1,11 +1,7 @@
 //! `cargo xtask perft`: every perft figure we hold, at full depth, with timings.
 
-#[path = "../../crates/shogi-core/tests/common/perft_file.rs"]
-#[allow(dead_code)]
-mod perft_file;
-
-use perft_file::parse_perft_file;
 use shogi_core::{AnyPosition, Game, Position, Shogi};
+use shogi_verify::perft_file::read_suite;
 use std::time::Instant;
 
 fn check<G: Game>(
@@ -40,10 +36,7 @@ pub fn run(suites_only: bool) -> Result<(), String> {
         )?;
     }
     for name in ["shogi.perft", "mini.perft"] {
-        let path = crate::workspace_root().join("testdata/perft").join(name);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let cases = parse_perft_file(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let cases = read_suite(name)?;
         let (mut nodes, mut secs) = (0u64, 0f64);
         for case in &cases {
             let pos =

@@ -8,13 +8,12 @@
 //! under 100 MB.
 
 use clap::Args;
-use shogi_core::{Game, Material, MiniShogi, PawnDropRule, PieceKind, Rules, Shogi};
-use shogi_rank::material_text;
-use shogi_reach::exhaustive::{
+use shogi_core::{Game, GameKind, Material, MiniShogi, PieceKind, Rules, Shogi};
+use shogi_reach::{SearchConfig, Stage};
+use shogi_verify::exhaustive::{
     cross_check, forward_reachable_with, kk_connectivity, CrossCheckOptions, CrossCheckReport,
     ForwardOptions,
 };
-use shogi_reach::{SearchConfig, Stage};
 use std::time::Instant;
 
 /// The options of `cargo xtask reach-exhaustive`.
@@ -22,8 +21,8 @@ use std::time::Instant;
 pub struct ReachExhaustiveArgs {
     /// Which game: shogi, mini or both. Without --pieces, the default configurations of
     /// that game.
-    #[arg(long, default_value = "both")]
-    game: String,
+    #[arg(long, default_value = "both", value_parser = crate::parse_games)]
+    game: crate::Games,
     /// The non-king pieces of one configuration as SFEN letters (`GP`, `PP`, `GSP`; `-` for
     /// the kings alone); repeat for several. Default: every pair of kinds in Mini Shogi and
     /// every single kind in Shogi.
@@ -82,7 +81,7 @@ fn row(r: &CrossCheckReport, secs: f64) -> String {
     format!(
         "{:<5} {:<13} {:<11} {:<11} {:<11} {:<7} {:<6} {:<10} {:<10} {:<12} {:<13} {:<11} {:.1}",
         r.game,
-        material_text(&r.material),
+        r.material.to_string(),
         r.candidates,
         r.forward,
         r.forward_stored,
@@ -119,7 +118,7 @@ fn run_one<G: Game>(
              the hub's orbit {}, reaching it {}, hub images reached {}, unsound predecessors \
              {}, asymmetric {}{}: {} ({:.1} s)",
             G::NAME,
-            material_text(material),
+            material.to_string(),
             set.len(),
             set.stored(),
             set.seeds(),
@@ -155,19 +154,7 @@ fn run_one<G: Game>(
 
 /// Runs `cargo xtask reach-exhaustive`: fails if any configuration has a mismatch.
 pub fn run(args: ReachExhaustiveArgs) -> Result<(), String> {
-    let rules = Rules {
-        pawn_drop: if args.no_reply {
-            PawnDropRule::NoLegalReply
-        } else {
-            PawnDropRule::MateOnly
-        },
-    };
-    let (mini, shogi) = match args.game.as_str() {
-        "mini" => (true, false),
-        "shogi" => (false, true),
-        "both" => (true, true),
-        other => return Err(format!("unknown game {other:?}: shogi, mini or both")),
-    };
+    let rules = crate::rules(args.no_reply);
     let pick = |defaults: &[&str]| -> Vec<String> {
         if args.pieces.is_empty() {
             defaults.iter().map(|s| s.to_string()).collect()
@@ -176,14 +163,13 @@ pub fn run(args: ReachExhaustiveArgs) -> Result<(), String> {
         }
     };
     let mut configs: Vec<(bool, Material)> = Vec::new();
-    for (on, is_mini, defaults) in [
-        (mini, true, &MINI_DEFAULT[..]),
-        (shogi, false, &SHOGI_DEFAULT[..]),
-    ] {
-        if on {
-            for p in pick(defaults) {
-                configs.push((is_mini, parse_pieces(&p)?));
-            }
+    for &game in &args.game.0 {
+        let (is_mini, defaults) = match game {
+            GameKind::Mini => (true, &MINI_DEFAULT[..]),
+            GameKind::Shogi => (false, &SHOGI_DEFAULT[..]),
+        };
+        for p in pick(defaults) {
+            configs.push((is_mini, parse_pieces(&p)?));
         }
     }
     println!(
@@ -203,7 +189,7 @@ pub fn run(args: ReachExhaustiveArgs) -> Result<(), String> {
             run_one::<Shogi>(material, &args, rules)?
         };
         if !ok {
-            failed.push(material_text(material));
+            failed.push(material.to_string());
         }
     }
     println!("total {:.1} s", start.elapsed().as_secs_f64());

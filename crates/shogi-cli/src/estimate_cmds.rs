@@ -1,15 +1,14 @@
 //! `estimate` and `merge`: the Monte Carlo estimate, its checkpoints and its shards.
 
-use crate::options::PawnDropArg;
-use crate::GameArg;
 use clap::builder::TypedValueParser;
 use clap::error::ErrorKind;
 use clap::{Args, Subcommand};
 use core::ops::ControlFlow;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use shogi_core::{GameKind, PawnDropRule};
 use shogi_estimate::{
     merge, parse_count, parse_sample_count, report_json, report_text, run, thread_count, Estimate,
-    GameId, PawnDrop, RunConfig, RunEnd, RunOptions, RunState, Shard,
+    RunConfig, RunEnd, RunOptions, RunState, Shard,
 };
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -89,7 +88,7 @@ impl TypedValueParser for CountParser {
 pub struct EstimateArgs {
     /// The game [default: shogi; with --resume, the saved run's].
     #[arg(long, value_enum)]
-    game: Option<GameArg>,
+    game: Option<GameKind>,
     /// Samples in the whole run (all shards together), as `30000000`, `3e7`, `2.5e6` or
     /// `30_000_000` [default: 3e7 for shogi, 1e7 for mini: under a minute on two cores;
     /// with --resume, the saved run's].
@@ -136,7 +135,7 @@ pub struct EstimateArgs {
     /// Which pawn drops that leave no legal reply are illegal [default: mate; with
     /// --resume, the saved run's].
     #[arg(long, value_enum)]
-    pawn_drop: Option<PawnDropArg>,
+    pawn_drop: Option<PawnDropRule>,
 }
 
 /// Runs an estimate command.
@@ -178,40 +177,19 @@ pub fn run_command(cmd: EstimateCommand) -> Result<(), String> {
     }
 }
 
-fn game_id(game: GameArg) -> GameId {
-    match game {
-        GameArg::Shogi => GameId::Shogi,
-        GameArg::Mini => GameId::Mini,
-    }
-}
-
-fn pawn_drop(arg: PawnDropArg) -> PawnDrop {
-    match arg {
-        PawnDropArg::Mate => PawnDrop::Mate,
-        PawnDropArg::NoReply => PawnDrop::NoReply,
-    }
-}
-
-fn pawn_drop_name(p: PawnDrop) -> &'static str {
-    match p {
-        PawnDrop::Mate => "mate",
-        PawnDrop::NoReply => "no-reply",
-    }
-}
-
 /// The configuration of a new run: the flags given, defaults for the others.
 fn new_config(a: &EstimateArgs) -> RunConfig {
-    let game = game_id(a.game.unwrap_or(GameArg::Shogi));
+    let game = a.game.unwrap_or(GameKind::Shogi);
     let samples = a.samples.unwrap_or(match game {
-        GameId::Shogi => 30_000_000,
-        GameId::Mini => 10_000_000,
+        GameKind::Shogi => 30_000_000,
+        GameKind::Mini => 10_000_000,
     });
     let mut config = RunConfig::new(game, samples);
     config.seed = a.seed.unwrap_or(1);
     config.shard = a.shard.unwrap_or(Shard::WHOLE);
     config.max_expanded = a.max_expanded;
     config.max_nodes = a.max_nodes;
-    config.pawn_drop = a.pawn_drop.map_or(PawnDrop::Mate, pawn_drop);
+    config.pawn_drop = a.pawn_drop.unwrap_or_default();
     config
 }
 
@@ -222,7 +200,7 @@ fn check_flags_agree(a: &EstimateArgs, saved: &RunConfig, path: &Path) -> Result
     let given: [(&str, Option<String>, String); 7] = [
         (
             "game",
-            a.game.map(|g| game_id(g).to_string()),
+            a.game.map(|g| g.to_string()),
             saved.game.to_string(),
         ),
         (
@@ -252,9 +230,8 @@ fn check_flags_agree(a: &EstimateArgs, saved: &RunConfig, path: &Path) -> Result
         ),
         (
             "pawn-drop",
-            a.pawn_drop
-                .map(|p| pawn_drop_name(pawn_drop(p)).to_string()),
-            pawn_drop_name(saved.pawn_drop).to_string(),
+            a.pawn_drop.map(|p| p.to_string()),
+            saved.pawn_drop.to_string(),
         ),
     ];
     for (name, flag, file) in given {

@@ -1,7 +1,7 @@
 //! `shogi-count`: count, rank, search and estimate positions of Shogi-like games.
 
-use clap::{Parser, Subcommand, ValueEnum};
-use shogi_core::{AnyPosition, Game, MiniShogi, Position, Rules, Shogi};
+use clap::{Parser, Subcommand};
+use shogi_core::{AnyPosition, Game, GameKind, MiniShogi, Position, Rules, Shogi};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -15,15 +15,6 @@ use options::RuleArgs;
 /// The deepest perft the CLI accepts: enough for any tree that can be counted, and far
 /// from the depth at which the recursion of `Position::perft_with` overflows the stack.
 const MAX_PERFT_DEPTH: i64 = 20;
-
-/// The games the CLI knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum GameArg {
-    /// Standard 9x9 Shogi.
-    Shogi,
-    /// 5x5 Mini Shogi.
-    Mini,
-}
 
 #[derive(Parser)]
 #[command(
@@ -46,7 +37,7 @@ enum Command {
         /// The game: its initial position is the start when no SFEN is given (default
         /// shogi); with --sfen, the SFEN must be of this game.
         #[arg(long, value_enum)]
-        game: Option<GameArg>,
+        game: Option<GameKind>,
         /// Print the count below each legal first move.
         #[arg(long)]
         divide: bool,
@@ -93,13 +84,13 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let rules = rules.rules();
             match (sfen, game) {
-                (Some(s), Some(GameArg::Shogi)) => perft(
+                (Some(s), Some(GameKind::Shogi)) => perft(
                     &Position::<Shogi>::from_sfen(&s).map_err(|e| e.to_string())?,
                     rules,
                     depth,
                     divide,
                 ),
-                (Some(s), Some(GameArg::Mini)) => perft(
+                (Some(s), Some(GameKind::Mini)) => perft(
                     &Position::<MiniShogi>::from_sfen(&s).map_err(|e| e.to_string())?,
                     rules,
                     depth,
@@ -109,7 +100,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     AnyPosition::Shogi(p) => perft(&p, rules, depth, divide),
                     AnyPosition::Mini(p) => perft(&p, rules, depth, divide),
                 },
-                (None, Some(GameArg::Mini)) => {
+                (None, Some(GameKind::Mini)) => {
                     perft(&Position::<MiniShogi>::startpos(), rules, depth, divide)
                 }
                 (None, _) => perft(&Position::<Shogi>::startpos(), rules, depth, divide),

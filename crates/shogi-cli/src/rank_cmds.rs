@@ -1,9 +1,8 @@
 //! `count`, `rank` and `unrank`: the candidate space `P_K` of SPEC §4 and its ranking.
 
-use crate::GameArg;
 use clap::Subcommand;
 use num_bigint::BigUint;
-use shogi_core::{AnyPosition, Game, MiniShogi, Relax, Shogi};
+use shogi_core::{AnyPosition, Game, GameKind, MiniShogi, Relax, Shogi};
 use shogi_rank::{full_table, RankTable};
 
 /// The subcommands over the ranking.
@@ -13,13 +12,13 @@ pub enum RankCommand {
     Count {
         /// The game.
         #[arg(long, value_enum, default_value = "shogi")]
-        game: GameArg,
+        game: GameKind,
     },
     /// Print the SFEN of the position with this rank (SPEC §4.1, the authors' order).
     Unrank {
         /// The game.
         #[arg(long, value_enum, default_value = "shogi")]
-        game: GameArg,
+        game: GameKind,
         /// The rank, a decimal integer in [0, |P_K|).
         #[arg(allow_hyphen_values = true)]
         rank: String,
@@ -37,8 +36,8 @@ pub fn run(cmd: RankCommand) -> Result<(), String> {
     match cmd {
         RankCommand::Count { game } => {
             let n = match game {
-                GameArg::Shogi => full_table::<Shogi>().count(),
-                GameArg::Mini => full_table::<MiniShogi>().count(),
+                GameKind::Shogi => full_table::<Shogi>().count(),
+                GameKind::Mini => full_table::<MiniShogi>().count(),
             };
             println!("{n}");
         }
@@ -48,8 +47,8 @@ pub fn run(cmd: RankCommand) -> Result<(), String> {
                 .parse()
                 .map_err(|_| format!("not a non-negative decimal integer: {rank:?}"))?;
             let sfen = match game {
-                GameArg::Shogi => unrank(full_table::<Shogi>(), &r)?,
-                GameArg::Mini => unrank(full_table::<MiniShogi>(), &r)?,
+                GameKind::Shogi => unrank(full_table::<Shogi>(), &r)?,
+                GameKind::Mini => unrank(full_table::<MiniShogi>(), &r)?,
             };
             println!("{sfen}");
         }

@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use shogi_core::{AnyPosition, Game, MiniShogi, Position, PositionErrors, Relax, Shogi};
 use shogi_reach::{
-    classify, game_to, Certificate, Limits, SearchConfig, SearchOutcome, SearchStats, Searcher,
+    classify, classify_legal, game_to, Certificate, Limits, SearchConfig, SearchStats, Searcher,
     Stage, Verdict, Weights,
 };
 use std::io::{BufRead, Write};
@@ -195,7 +195,7 @@ fn report<G: Game>(
     searcher: &mut Searcher<G>,
     pos: &Position<G>,
 ) -> Result<Report, String> {
-    let c = classify(searcher, pos).map_err(|e| e.to_string())?;
+    let c = classify(searcher, pos);
     let (stats, certificate) = match c.search {
         Some(o) => (
             o.stats,
@@ -333,24 +333,12 @@ fn reach<G: Game>(
     pos: &Position<G>,
     from_start: bool,
 ) -> Result<(), String> {
-    let c = classify(searcher, pos).map_err(|e| e.to_string())?;
-    // What the placement and check filters object to, to say why a position fails them.
-    let filter_errors =
-        pos.validate() & (PositionErrors::PLACEMENT | PositionErrors::OPPONENT_IN_CHECK);
-    let outcome: SearchOutcome<G> = match (c.stage, c.search) {
-        (_, Some(o)) => o,
-        (Stage::NonCanonical, None) => {
-            // The canonical filter comes first in the pipeline, so the later ones have not
-            // run: apply them here before searching.
-            if filter_errors.intersects(PositionErrors::PLACEMENT) {
-                return Err(format!("{}: {filter_errors}", Stage::IllegalPlacement));
-            }
-            if !filter_errors.is_empty() {
-                return Err(format!("{}: {filter_errors}", Stage::OpponentInCheck));
-            }
-            searcher.search(pos)
-        }
-        (stage, None) => return Err(format!("{stage}: {filter_errors}")),
+    let c = classify_legal(searcher, pos);
+    let Some(outcome) = c.search else {
+        // What the placement and check filters object to, to say why the position fails.
+        let filter_errors =
+            pos.validate() & (PositionErrors::PLACEMENT | PositionErrors::OPPONENT_IN_CHECK);
+        return Err(format!("{}: {filter_errors}", c.stage));
     };
     let expanded = outcome.stats.expanded;
     let cert: Certificate<G> = match outcome.verdict {

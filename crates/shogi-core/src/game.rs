@@ -34,6 +34,62 @@ impl Material {
     }
 }
 
+/// A short text: `K2 G1 P1`, kind letters and counts in the order of SPEC §3, kinds without
+/// pieces left out.
+impl core::fmt::Display for Material {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut sep = "";
+        for kind in PieceKind::SPEC_ORDER
+            .into_iter()
+            .filter(|&k| self.get(k) > 0)
+        {
+            write!(f, "{sep}{}{}", kind.letter(), self.get(kind))?;
+            sep = " ";
+        }
+        Ok(())
+    }
+}
+
+/// One of the games of this crate as a value, for choosing a game at run time (generic
+/// code takes a [`Game`] type instead).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GameKind {
+    /// 9x9 Shogi ([`Shogi`]).
+    Shogi,
+    /// 5x5 Mini Shogi ([`MiniShogi`]).
+    Mini,
+}
+
+impl GameKind {
+    /// Both games.
+    pub const ALL: [GameKind; 2] = [GameKind::Shogi, GameKind::Mini];
+
+    /// The name on the command line and in files (`shogi`, `mini`): the game's
+    /// [`Game::NAME`].
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Shogi => Shogi::NAME,
+            GameKind::Mini => MiniShogi::NAME,
+        }
+    }
+
+    /// One line on the game, for help texts.
+    pub const fn help(self) -> &'static str {
+        match self {
+            GameKind::Shogi => "Standard 9x9 Shogi",
+            GameKind::Mini => "5x5 Mini Shogi",
+        }
+    }
+
+    /// The game's standard material.
+    pub const fn material(self) -> Material {
+        match self {
+            GameKind::Shogi => Shogi::MATERIAL,
+            GameKind::Mini => MiniShogi::MATERIAL,
+        }
+    }
+}
+
 /// A Shogi-like game: board size, promotion zone, start position, material and tables.
 ///
 /// Every algorithm in the workspace is generic over `G: Game`, so each game is compiled to

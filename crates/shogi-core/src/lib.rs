@@ -4,6 +4,7 @@
 
 mod attacks;
 mod bitboard;
+mod choice;
 mod color;
 mod game;
 mod hand;
@@ -20,7 +21,7 @@ mod validate;
 pub use attacks::{attacks, bishop_attacks, lance_attacks, rook_attacks, step_attacks};
 pub use bitboard::Bitboard;
 pub use color::Color;
-pub use game::{Game, Material, MiniShogi, Shogi};
+pub use game::{Game, GameKind, Material, MiniShogi, Shogi};
 pub use hand::Hand;
 pub use movegen::{MoveList, PawnDropRule, Rules, MAX_MOVES};
 pub use mv::{IllegalMove, Move, UsiError};

@@ -69,6 +69,31 @@ pub enum PawnDropRule {
     NoLegalReply,
 }
 
+impl PawnDropRule {
+    /// Both readings, the usual one first.
+    pub const ALL: [PawnDropRule; 2] = [PawnDropRule::MateOnly, PawnDropRule::NoLegalReply];
+
+    /// The name on the command line and in files: `mate` or `no-reply`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PawnDropRule::MateOnly => "mate",
+            PawnDropRule::NoLegalReply => "no-reply",
+        }
+    }
+
+    /// One line on the reading, for help texts.
+    pub const fn help(self) -> &'static str {
+        match self {
+            PawnDropRule::MateOnly => {
+                "A pawn drop is illegal when it checks and mates (the usual rule)"
+            }
+            PawnDropRule::NoLegalReply => {
+                "A pawn drop is illegal whenever it leaves no legal reply (the paper's reading)"
+            }
+        }
+    }
+}
+
 /// Rule options. The default is the usual rule set used by perft and other engines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rules {

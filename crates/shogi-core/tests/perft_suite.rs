@@ -3,46 +3,21 @@
 //! The test runs every depth whose count is small enough for the normal suite;
 //! `cargo xtask perft` runs them all.
 
-#[path = "common/perft_file.rs"]
-mod perft_file;
-use perft_file::{parse_perft_file, PerftCase};
-use shogi_core::{AnyPosition, Game, Position};
+use shogi_core::AnyPosition;
+use shogi_verify::perft_file::{assert_counts, read_suite};
 
 /// Largest leaf count run in the normal test suite.
 const TEST_BUDGET: u64 = 2_000_000;
 
-fn suite(name: &str) -> Vec<PerftCase> {
-    let path = format!("{}/../../testdata/perft/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse_perft_file(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-fn run<G: Game>(case: &PerftCase, pos: &Position<G>) -> usize {
-    let mut ran = 0;
-    for &(depth, expected) in &case.counts {
-        if expected <= TEST_BUDGET {
-            assert_eq!(
-                pos.perft(depth),
-                expected,
-                "{} depth {depth}: {}",
-                case.id,
-                case.sfen
-            );
-            ran += 1;
-        }
-    }
-    ran
-}
-
 fn check(name: &str, ranks: usize, min_cases: usize) {
-    let cases = suite(name);
+    let cases = read_suite(name).unwrap_or_else(|e| panic!("{e}"));
     assert!(cases.len() >= min_cases, "{name} has {} cases", cases.len());
     let mut ran = 0;
     for case in &cases {
         let pos = AnyPosition::from_sfen(&case.sfen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
         ran += match &pos {
-            AnyPosition::Shogi(p) if ranks == 9 => run(case, p),
-            AnyPosition::Mini(p) if ranks == 5 => run(case, p),
+            AnyPosition::Shogi(p) if ranks == 9 => assert_counts(case, p, TEST_BUDGET),
+            AnyPosition::Mini(p) if ranks == 5 => assert_counts(case, p, TEST_BUDGET),
             _ => panic!("{} is not a {ranks}-rank position", case.id),
         };
     }

@@ -2,49 +2,24 @@
 //! search settings. Two runs with equal configurations produce equal counters.
 
 use serde::{Deserialize, Serialize};
-use shogi_core::{Game, Material, MiniShogi, PawnDropRule, Rules, Shogi};
+use shogi_core::{GameKind, Material, PawnDropRule, Rules};
 use shogi_reach::{Limits, SearchConfig, Weights};
 
-/// The game a run samples.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameId {
-    /// 9x9 Shogi.
-    Shogi,
-    /// 5x5 Mini Shogi.
-    Mini,
-}
+/// Writes an enum by its name and reads it back through `FromStr`, so that files spell the
+/// game and the pawn-drop rule as the command line does.
+mod by_name {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
-impl GameId {
-    /// The name used on the command line and in files (`shogi`, `mini`).
-    pub fn name(self) -> &'static str {
-        match self {
-            GameId::Shogi => Shogi::NAME,
-            GameId::Mini => MiniShogi::NAME,
-        }
+    pub fn serialize<T: core::fmt::Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(v)
     }
 
-    /// The game named `name` (`shogi` or `mini`).
-    pub fn from_name(name: &str) -> Option<GameId> {
-        match name {
-            "shogi" => Some(GameId::Shogi),
-            "mini" => Some(GameId::Mini),
-            _ => None,
-        }
-    }
-
-    /// The game's standard material.
-    pub fn material(self) -> Material {
-        match self {
-            GameId::Shogi => Shogi::MATERIAL,
-            GameId::Mini => MiniShogi::MATERIAL,
-        }
-    }
-}
-
-impl core::fmt::Display for GameId {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
+    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: core::str::FromStr<Err = String>,
+        D: Deserializer<'de>,
+    {
+        String::deserialize(d)?.parse().map_err(D::Error::custom)
     }
 }
 
@@ -100,21 +75,12 @@ impl core::fmt::Display for Shard {
     }
 }
 
-/// The drop-pawn-mate reading (SPEC §2), as written in files.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PawnDrop {
-    /// Only a pawn drop that checkmates is illegal (the usual rule, the default).
-    Mate,
-    /// Any pawn drop that leaves no legal reply is illegal.
-    NoReply,
-}
-
 /// Everything that determines a run's counters.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunConfig {
     /// The game.
-    pub game: GameId,
+    #[serde(with = "by_name")]
+    pub game: GameKind,
     /// Pieces per basic kind (`Material` order: P L N S G B R K); the game's standard set
     /// unless a reduced-material run.
     pub material: [u8; 8],
@@ -131,7 +97,8 @@ pub struct RunConfig {
     /// The search's memory limit in stored nodes, if any.
     pub max_nodes: Option<u64>,
     /// The drop-pawn-mate reading.
-    pub pawn_drop: PawnDrop,
+    #[serde(with = "by_name")]
+    pub pawn_drop: PawnDropRule,
     /// Whether the search defers un-captures (changes node counts, never verdicts).
     pub lazy_captures: bool,
     /// Reachable samples with an index below this keep their path length and expanded
@@ -142,7 +109,7 @@ pub struct RunConfig {
 impl RunConfig {
     /// The default run of `game`: standard material, seed 1, the paper's search, no limits,
     /// one shard.
-    pub fn new(game: GameId, samples: u64) -> RunConfig {
+    pub fn new(game: GameKind, samples: u64) -> RunConfig {
         let search = SearchConfig::default();
         RunConfig {
             game,
@@ -153,7 +120,7 @@ impl RunConfig {
             weights: [search.weights.a, search.weights.b, search.weights.c],
             max_expanded: None,
             max_nodes: None,
-            pawn_drop: PawnDrop::Mate,
+            pawn_drop: PawnDropRule::MateOnly,
             lazy_captures: true,
             figure_samples: 1_000_000,
         }
@@ -172,10 +139,7 @@ impl RunConfig {
                 max_nodes: self.max_nodes.map(|n| n.min(usize::MAX as u64) as usize),
             },
             rules: Rules {
-                pawn_drop: match self.pawn_drop {
-                    PawnDrop::Mate => PawnDropRule::MateOnly,
-                    PawnDrop::NoReply => PawnDropRule::NoLegalReply,
-                },
+                pawn_drop: self.pawn_drop,
             },
             lazy_captures: self.lazy_captures,
         }

@@ -11,13 +11,14 @@ mod report;
 mod run;
 mod stats;
 
-pub use config::{GameId, PawnDrop, RunConfig, Shard};
+pub use config::{RunConfig, Shard};
 pub use count::{parse_count, parse_sample_count};
 pub use counters::{Counters, FigurePoint, SampleOutcome};
-pub use paper::{paper, z_score, Paper};
+pub use paper::{paper, z_score, z_two_sample, Paper};
 pub use pipeline::evaluate;
 pub use report::{
     grouped, interval_text, percent, report_json, report_text, space_size, table1_rows,
+    table2_rows, StageRow,
 };
 pub use run::{
     merge, run, thread_count, EstimateError, Merged, RunEnd, RunOptions, RunState, FORMAT,

@@ -1,7 +1,7 @@
 //! The published figures of Ishii & Tanaka (SPEC §1), to compare runs against.
 
-use crate::config::GameId;
 use crate::stats::Interval;
+use shogi_core::GameKind;
 
 /// One game's column of the paper's Table 1 and Table 2.
 #[derive(Clone, Copy, Debug)]
@@ -20,12 +20,15 @@ pub struct Paper {
     pub unreachable_depths: [u64; 9],
     /// The published 3σ interval of the number of reachable positions.
     pub positions: Interval,
+    /// The published number of reachable positions with mirror images counted as distinct
+    /// (given for Shogi only, without an interval).
+    pub positions_distinct: Option<f64>,
 }
 
 /// The paper's figures for `game`.
-pub fn paper(game: GameId) -> Paper {
+pub fn paper(game: GameKind) -> Paper {
     match game {
-        GameId::Shogi => Paper {
+        GameKind::Shogi => Paper {
             samples: 5_000_000_000,
             passed_mirror: 4_945_063_843,
             passed_placement: 187_220_063,
@@ -38,8 +41,9 @@ pub fn paper(game: GameId) -> Paper {
                 lo: 6.5469e68,
                 hi: 6.5531e68,
             },
+            positions_distinct: Some(1.31e69),
         },
-        GameId::Mini => Paper {
+        GameKind::Mini => Paper {
             samples: 100_000_000,
             passed_mirror: 96_774_076,
             passed_placement: 77_795_825,
@@ -50,6 +54,7 @@ pub fn paper(game: GameId) -> Paper {
                 lo: 2.376e18,
                 hi: 2.379e18,
             },
+            positions_distinct: None,
         },
     }
 }
@@ -79,4 +84,32 @@ pub fn z_score(k: u64, n: u64, k0: u64, n0: u64) -> f64 {
         return 0.0;
     }
     (k as f64 / n as f64 - p0) / se
+}
+
+/// The z-score of `k` of `n` against `k0` of `n0` when both are samples (pooled
+/// two-proportion test): unlike [`z_score`], it counts the paper's own sampling error, which
+/// matters when a run is not much smaller than the paper's.
+pub fn z_two_sample(k: u64, n: u64, k0: u64, n0: u64) -> f64 {
+    if n == 0 || n0 == 0 {
+        return 0.0;
+    }
+    let (nf, n0f) = (n as f64, n0 as f64);
+    let pooled = (k + k0) as f64 / (nf + n0f);
+    let se = (pooled * (1.0 - pooled) * (1.0 / nf + 1.0 / n0f)).sqrt();
+    if se == 0.0 {
+        return 0.0;
+    }
+    (k as f64 / nf - k0 as f64 / n0f) / se
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_sample_z_is_antisymmetric() {
+        let z = z_two_sample(500, 1_000, 5_200, 10_000);
+        assert!(z < 0.0);
+        assert!((z + z_two_sample(5_200, 10_000, 500, 1_000)).abs() < 1e-12);
+    }
 }

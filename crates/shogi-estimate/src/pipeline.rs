@@ -4,9 +4,9 @@
 use crate::counters::SampleOutcome;
 use core::cmp::Ordering;
 use shogi_core::Game;
-use shogi_rank::filters::{self, compare_boards, FilterOutcome};
+use shogi_rank::filters::compare_boards;
 use shogi_rank::Sampler;
-use shogi_reach::{Searcher, Verdict};
+use shogi_reach::{classify, Searcher, Stage, Verdict};
 
 /// Draws sample `index` and takes it as far through the pipeline as it goes.
 pub fn evaluate<G: Game>(
@@ -15,13 +15,14 @@ pub fn evaluate<G: Game>(
     index: u64,
 ) -> SampleOutcome {
     let pos = sampler.sample(index);
-    match filters::classify(&pos) {
-        FilterOutcome::Mirror => return SampleOutcome::Mirror,
-        FilterOutcome::Placement => return SampleOutcome::Placement,
-        FilterOutcome::Check => return SampleOutcome::Check,
-        FilterOutcome::Pass => {}
-    }
-    let out = searcher.search(&pos);
+    let class = classify(searcher, &pos);
+    let Some(out) = class.search else {
+        return match class.stage {
+            Stage::NonCanonical => SampleOutcome::Mirror,
+            Stage::IllegalPlacement => SampleOutcome::Placement,
+            _ => SampleOutcome::Check,
+        };
+    };
     let (expanded, generated) = (out.stats.expanded, out.stats.generated);
     match out.verdict {
         Verdict::Reachable => SampleOutcome::Reachable {

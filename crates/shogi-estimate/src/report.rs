@@ -1,12 +1,13 @@
 //! The final report: Table 1 and Table 2 beside the paper's, the estimates, as text or JSON.
 
-use crate::config::{GameId, RunConfig};
+use crate::config::RunConfig;
 use crate::counters::Counters;
 use crate::paper::{paper, z_score};
 use crate::run::EstimateError;
 use crate::stats::{sci, Estimate, Interval};
 use num_bigint::BigUint;
 use serde_json::{json, Value};
+use shogi_core::GameKind;
 use shogi_core::{MiniShogi, Shogi};
 use std::fmt::Write;
 
@@ -14,8 +15,8 @@ use std::fmt::Write;
 pub fn space_size(config: &RunConfig) -> Result<BigUint, EstimateError> {
     let m = config.material();
     let r = match config.game {
-        GameId::Shogi => shogi_rank::count::<Shogi>(&m),
-        GameId::Mini => shogi_rank::count::<MiniShogi>(&m),
+        GameKind::Shogi => shogi_rank::count::<Shogi>(&m),
+        GameKind::Mini => shogi_rank::count::<MiniShogi>(&m),
     };
     r.map_err(|e| EstimateError::Config(format!("material {:?}: {e}", m.0)))
 }
@@ -47,21 +48,84 @@ pub fn interval_text(i: Interval) -> String {
     format!("[{}, {}]", sci(i.lo, 5), sci(i.hi, 5))
 }
 
-/// The rows of Table 1: stage name, survivors in `c`, survivors in the paper.
-pub fn table1_rows(c: &Counters, game: GameId) -> [(&'static str, u64, u64); 5] {
+/// One row of Table 1, for every renderer of it (the text and JSON reports here, and
+/// `cargo xtask reproduce-paper`'s Markdown).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StageRow {
+    /// The stage.
+    pub name: &'static str,
+    /// Survivors of the stage in the run.
+    pub ours: u64,
+    /// Survivors of the stage in the paper.
+    pub theirs: u64,
+    /// The survivors of the previous row, run and paper: what the rates are of. `None` for
+    /// the first row (the samples).
+    pub of: Option<(u64, u64)>,
+}
+
+impl StageRow {
+    /// The z-score of the stage's rate against the paper's ([`z_score`]); `None` for the
+    /// first row.
+    pub fn z(&self) -> Option<f64> {
+        self.of
+            .map(|(n, n0)| z_score(self.ours, n, self.theirs, n0))
+    }
+}
+
+/// The rows of Table 1: the survivors of each stage in `c` and in the paper.
+pub fn table1_rows(c: &Counters, game: GameKind) -> [StageRow; 5] {
     let p = paper(game).stages();
-    [
-        ("samples drawn", c.samples, p[0]),
-        ("pass mirror canonicalization", c.passed_mirror, p[1]),
-        ("pass piece placement", c.passed_placement, p[2]),
-        ("pass opponent king not in check", c.passed_check, p[3]),
-        ("reachable (search succeeded)", c.reachable, p[4]),
-    ]
+    let names = [
+        "samples drawn",
+        "pass mirror canonicalization",
+        "pass piece placement",
+        "pass opponent king not in check",
+        "reachable (search succeeded)",
+    ];
+    let ours = [
+        c.samples,
+        c.passed_mirror,
+        c.passed_placement,
+        c.passed_check,
+        c.reachable,
+    ];
+    core::array::from_fn(|i| StageRow {
+        name: names[i],
+        ours: ours[i],
+        theirs: p[i],
+        of: i.checked_sub(1).map(|j| (ours[j], p[j])),
+    })
+}
+
+/// The rows of Table 2: for each depth, the unreachable samples traced back that far in `c`
+/// and in the paper; at least `min_rows` rows, and every depth either has.
+pub fn table2_rows(c: &Counters, game: GameKind, min_rows: usize) -> Vec<(u64, u64)> {
+    let p = paper(game).unreachable_depths;
+    let rows = c.unreachable_depths.len().max(p.len()).max(min_rows);
+    (0..rows)
+        .map(|d| {
+            let ours = c.unreachable_depths.get(d).copied().unwrap_or(0);
+            (ours, p.get(d).copied().unwrap_or(0))
+        })
+        .collect()
 }
 
 /// Whether the run is comparable with the paper (standard material, the paper's search).
 fn comparable(config: &RunConfig) -> bool {
     config.material == config.game.material().0
+}
+
+/// `|P_K|` and the estimate of a run whose counters are consistent: the statistics assume
+/// honest counters, so the reports refuse others rather than print nonsense.
+fn checked_estimate(
+    config: &RunConfig,
+    c: &Counters,
+) -> Result<(BigUint, Estimate), EstimateError> {
+    c.check()
+        .map_err(|e| EstimateError::Config(format!("inconsistent counters: {e}")))?;
+    let space = space_size(config)?;
+    let e = Estimate::new(c, &space);
+    Ok((space, e))
 }
 
 /// The report as text: a header line, Table 1 with z-scores against the paper, the
@@ -72,11 +136,7 @@ pub fn report_text(
     elapsed_seconds: f64,
     threads: usize,
 ) -> Result<String, EstimateError> {
-    // The statistics assume honest counters: refuse others rather than print nonsense.
-    c.check()
-        .map_err(|e| EstimateError::Config(format!("inconsistent counters: {e}")))?;
-    let space = space_size(config)?;
-    let e = Estimate::new(c, &space);
+    let (space, e) = checked_estimate(config, c)?;
     let p = paper(config.game);
     let cmp = comparable(config);
     let mut s = String::new();
@@ -100,17 +160,15 @@ pub fn report_text(
         "{:<32} {:>15} {:>9}   {:>15} {:>9}   {:>6}",
         "Table 1", "this run", "rate", "paper", "rate", "z"
     );
-    let rows = table1_rows(c, config.game);
-    for (i, &(name, ours, theirs)) in rows.iter().enumerate() {
-        let (rate, prate, z) = if i == 0 {
-            (String::new(), String::new(), String::new())
-        } else {
-            let (n, n0) = (rows[i - 1].1, rows[i - 1].2);
-            (
+    for row in table1_rows(c, config.game) {
+        let (name, ours, theirs) = (row.name, row.ours, row.theirs);
+        let (rate, prate, z) = match (row.of, row.z()) {
+            (Some((n, n0)), Some(z)) => (
                 percent(ours, n, 3),
                 percent(theirs, n0, 3),
-                format!("{:+.2}", z_score(ours, n, theirs, n0)),
-            )
+                format!("{z:+.2}"),
+            ),
+            _ => (String::new(), String::new(), String::new()),
         };
         if cmp {
             let _ = writeln!(
@@ -187,10 +245,7 @@ pub fn report_text(
         "{:<32} {:>15}   {:>15}",
         "Table 2: max plies back", "this run", "paper"
     );
-    let rows = c.unreachable_depths.len().max(p.unreachable_depths.len());
-    for d in 0..rows {
-        let ours = c.unreachable_depths.get(d).copied().unwrap_or(0);
-        let theirs = p.unreachable_depths.get(d).copied().unwrap_or(0);
+    for (d, (ours, theirs)) in table2_rows(c, config.game, 0).into_iter().enumerate() {
         if cmp {
             let _ = writeln!(s, "{d:<32} {:>15}   {:>15}", grouped(ours), grouped(theirs));
         } else {
@@ -218,20 +273,11 @@ pub fn report_json(
     elapsed_seconds: f64,
     threads: usize,
 ) -> Result<Value, EstimateError> {
-    // The statistics assume honest counters: refuse others rather than print nonsense.
-    c.check()
-        .map_err(|e| EstimateError::Config(format!("inconsistent counters: {e}")))?;
-    let space = space_size(config)?;
-    let e = Estimate::new(c, &space);
+    let (space, e) = checked_estimate(config, c)?;
     let d = |x: f64| sci(x, 6);
-    let rows = table1_rows(c, config.game);
-    let z: Vec<Value> = (1..rows.len())
-        .map(|i| {
-            json!({
-                "stage": rows[i].0,
-                "z": z_score(rows[i].1, rows[i - 1].1, rows[i].2, rows[i - 1].2),
-            })
-        })
+    let z: Vec<Value> = table1_rows(c, config.game)
+        .iter()
+        .filter_map(|row| row.z().map(|z| json!({ "stage": row.name, "z": z })))
         .collect();
     let p = paper(config.game);
     Ok(json!({

@@ -1,12 +1,13 @@
 //! Running the pipeline over a range of sample indices, in parallel, with durable
 //! checkpoints; merging the results of shards.
 
-use crate::config::{GameId, RunConfig};
+use crate::config::RunConfig;
 use crate::counters::Counters;
 use crate::pipeline::evaluate;
 use core::ops::ControlFlow;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use shogi_core::GameKind;
 use shogi_core::{Game, MiniShogi, Shogi};
 use shogi_rank::{full_table, RankTable, Sampler};
 use shogi_reach::Searcher;
@@ -343,8 +344,8 @@ pub fn run(
 ) -> Result<RunEnd, EstimateError> {
     state.check().map_err(EstimateError::Config)?;
     match state.config.game {
-        GameId::Shogi => run_game::<Shogi>(state, options, after_batch),
-        GameId::Mini => run_game::<MiniShogi>(state, options, after_batch),
+        GameKind::Shogi => run_game::<Shogi>(state, options, after_batch),
+        GameKind::Mini => run_game::<MiniShogi>(state, options, after_batch),
     }
 }
 

@@ -2,12 +2,12 @@
 //! batches, interruptions or shards; bad state files are refused with a clear error.
 
 use core::ops::ControlFlow;
-use shogi_estimate::{
-    merge, run, EstimateError, GameId, RunConfig, RunEnd, RunOptions, RunState, Shard,
-};
+use shogi_core::GameKind;
+use shogi_estimate::{merge, run, EstimateError, RunConfig, RunEnd, RunOptions, RunState, Shard};
+use shogi_verify::rng::{below, test_rng};
 use std::path::{Path, PathBuf};
 
-fn config(game: GameId, samples: u64, seed: u64) -> RunConfig {
+fn config(game: GameKind, samples: u64, seed: u64) -> RunConfig {
     let mut c = RunConfig::new(game, samples);
     c.seed = seed;
     c.figure_samples = samples / 2;
@@ -39,8 +39,12 @@ fn tmp(name: &str) -> PathBuf {
 
 #[test]
 fn counters_do_not_depend_on_threads_or_batches() {
-    for game in [GameId::Mini, GameId::Shogi] {
-        let n = if game == GameId::Mini { 30_000 } else { 60_000 };
+    for game in [GameKind::Mini, GameKind::Shogi] {
+        let n = if game == GameKind::Mini {
+            30_000
+        } else {
+            60_000
+        };
         let a = complete(config(game, n, 5), &options(1, 256));
         let b = complete(config(game, n, 5), &options(2, 4096));
         let c = complete(config(game, n, 5), &options(3, 1000));
@@ -58,23 +62,20 @@ fn counters_do_not_depend_on_threads_or_batches() {
 
 #[test]
 fn resume_after_a_kill_counts_every_sample_once() {
-    let full = complete(config(GameId::Mini, 40_000, 9), &options(2, 2048));
+    let full = complete(config(GameKind::Mini, 40_000, 9), &options(2, 2048));
     // Kill after a pseudo-random number of batches, several times over, checkpointing after
     // every batch or only now and then.
-    let mut x = 12345u64;
+    let mut rng = test_rng(12345);
     for every in [0, 3] {
         let path = tmp(&format!("resume-{every}.json"));
         let mut opts = options(2, 2048);
         opts.checkpoint = Some(path.clone());
         opts.checkpoint_every = std::time::Duration::from_millis(every);
-        let cfg = config(GameId::Mini, 40_000, 9);
+        let cfg = config(GameKind::Mini, 40_000, 9);
         let mut state = RunState::new(cfg.clone());
         let mut kills = 0;
         loop {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let mut left = (x >> 33) % 6;
+            let mut left = below(&mut rng, 6);
             let end = run(&mut state, &opts, |_| {
                 if left == 0 {
                     return ControlFlow::Break(());
@@ -105,10 +106,10 @@ fn resume_after_a_kill_counts_every_sample_once() {
 
 #[test]
 fn merged_shards_equal_the_single_run() {
-    let single = complete(config(GameId::Mini, 50_000, 3), &options(2, 4096));
+    let single = complete(config(GameKind::Mini, 50_000, 3), &options(2, 4096));
     let mut files = Vec::new();
     for k in [2, 0, 3, 1] {
-        let mut c = config(GameId::Mini, 50_000, 3);
+        let mut c = config(GameKind::Mini, 50_000, 3);
         c.shard = Shard { index: k, count: 4 };
         let s = complete(c, &options(1, 1024));
         let path = tmp(&format!("shard-{k}.json"));
@@ -123,7 +124,7 @@ fn merged_shards_equal_the_single_run() {
     let twice = vec![files[0].clone(), files[1].clone(), files[0].clone()];
     let err = merge(&twice).unwrap_err().to_string();
     assert!(err.contains("appears twice"), "{err}");
-    let mut other = config(GameId::Mini, 50_000, 4);
+    let mut other = config(GameKind::Mini, 50_000, 4);
     other.shard = Shard { index: 0, count: 4 };
     let foreign = (tmp("foreign.json"), complete(other, &options(1, 1024)));
     let err = merge(&[files[1].clone(), foreign]).unwrap_err().to_string();
@@ -140,7 +141,7 @@ fn write(path: &Path, text: &str) {
 
 #[test]
 fn corrupt_and_mismatched_state_files_are_refused() {
-    let cfg = config(GameId::Mini, 5_000, 1);
+    let cfg = config(GameKind::Mini, 5_000, 1);
     let s = complete(cfg.clone(), &options(1, 1024));
     let path = tmp("good.json");
     s.save(&path).unwrap();
@@ -181,8 +182,8 @@ fn corrupt_and_mismatched_state_files_are_refused() {
     assert!(matches!(err, EstimateError::Mismatch { .. }));
     assert!(err.to_string().contains("seed"), "{err}");
     let mut other = cfg.clone();
-    other.game = GameId::Shogi;
-    other.material = GameId::Shogi.material().0;
+    other.game = GameKind::Shogi;
+    other.material = GameKind::Shogi.material().0;
     let err = RunState::resume(&path, &other).unwrap_err().to_string();
     assert!(err.contains("game"), "{err}");
     // A missing file is an I/O error naming the file.
@@ -215,7 +216,7 @@ fn shards_partition_the_indices() {
 fn cancelling_checkpoints_and_resuming_counts_every_sample_once() {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
-    let cfg = config(GameId::Mini, 40_000, 12);
+    let cfg = config(GameKind::Mini, 40_000, 12);
     let full = complete(cfg.clone(), &options(2, 2048));
     let path = tmp("cancel.json");
     let cancel = Arc::new(AtomicBool::new(false));
@@ -265,16 +266,16 @@ fn cancelling_checkpoints_and_resuming_counts_every_sample_once() {
 #[test]
 fn empty_ranges_and_ranges_at_the_end_of_u64() {
     // A shard with no samples is complete from the start (it used to contradict itself).
-    let mut c = config(GameId::Mini, 2, 1);
+    let mut c = config(GameKind::Mini, 2, 1);
     c.shard = Shard { index: 0, count: 4 };
     let s = RunState::new(c.clone());
     assert!(s.complete);
     let done = complete(c, &options(1, 256));
     assert_eq!(done.counters.samples, 0);
-    let s = complete(config(GameId::Mini, 0, 1), &options(1, 256));
+    let s = complete(config(GameKind::Mini, 0, 1), &options(1, 256));
     assert!(s.complete);
     // The very last sample index: batch and chunk ends saturate instead of wrapping.
-    let mut c = config(GameId::Mini, u64::MAX, 1);
+    let mut c = config(GameKind::Mini, u64::MAX, 1);
     c.shard = Shard {
         index: u64::MAX - 1,
         count: u64::MAX,
@@ -288,7 +289,7 @@ fn empty_ranges_and_ranges_at_the_end_of_u64() {
 
 #[test]
 fn hostile_files_are_refused_naming_the_field() {
-    let cfg = config(GameId::Mini, 3_000, 1);
+    let cfg = config(GameKind::Mini, 3_000, 1);
     let s = complete(cfg, &options(1, 1024));
     let path = tmp("hostile-good.json");
     s.save(&path).unwrap();

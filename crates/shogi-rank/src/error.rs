@@ -1,6 +1,5 @@
 //! Error types.
 
-use crate::material::material_text;
 use shogi_core::{Material, PieceKind};
 
 /// A material that does not describe a candidate space of the game.
@@ -75,9 +74,7 @@ impl core::fmt::Display for RankError {
             ),
             RankError::WrongMaterial { expected, found } => write!(
                 f,
-                "the position's material ({}) differs from the table's ({})",
-                material_text(found),
-                material_text(expected)
+                "the position's material ({found}) differs from the table's ({expected})"
             ),
             RankError::Illegal(e) => write!(f, "unranking gave no position ({e}): a bug"),
             RankError::OutOfRange { rank, count } => {

@@ -6,7 +6,7 @@ use shogi_core::{Color, Game, PieceKind, Position};
 /// Which filter of SPEC §5 a position fails first, or that it passes all three.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FilterOutcome {
-    /// Dropped by the mirror filter: `Hflip(p) < p`.
+    /// Dropped by the mirror filter: not canonical (White to move, or `Hflip(p) < p`).
     Mirror,
     /// Dropped by the piece-placement filter: two pawns on a file or a dead piece.
     Placement,
@@ -46,9 +46,11 @@ pub fn compare_boards<G: Game>(a: &Position<G>, b: &Position<G>) -> Ordering {
     Ordering::Equal
 }
 
-/// Filter 1: whether the position survives the mirror filter (`Hflip(p) >= p`).
+/// Filter 1: whether the position is canonical: Black to move (a White-to-move position is
+/// counted as its colour-flipped image) and `Hflip(p) >= p`. Samples of `P_K` are always
+/// Black to move, so for them this is the mirror comparison alone.
 pub fn mirror_ok<G: Game>(pos: &Position<G>) -> bool {
-    compare_boards(&pos.hflip(), pos) != Ordering::Less
+    pos.side_to_move() == Color::Black && compare_boards(&pos.hflip(), pos) != Ordering::Less
 }
 
 /// Filter 2: no two unpromoted pawns of a side on a file, no piece that can never move.
@@ -61,11 +63,21 @@ pub fn check_ok<G: Game>(pos: &Position<G>) -> bool {
     !pos.in_check(!pos.side_to_move())
 }
 
-/// Runs the three filters in order and says where the position stops.
+/// Runs the three filters in order and says where the position stops: the one filter
+/// pipeline of the estimate, the search's `classify` and the command line.
 pub fn classify<G: Game>(pos: &Position<G>) -> FilterOutcome {
-    if !mirror_ok(pos) {
+    if mirror_ok(pos) {
+        classify_legal(pos)
+    } else {
         FilterOutcome::Mirror
-    } else if !placement_ok(pos) {
+    }
+}
+
+/// The filters after the mirror filter (placement, then check), for a question where
+/// canonicity does not matter: it only picks which of a mirror pair is counted, and says
+/// nothing about whether a position is reachable. Never [`FilterOutcome::Mirror`].
+pub fn classify_legal<G: Game>(pos: &Position<G>) -> FilterOutcome {
+    if !placement_ok(pos) {
         FilterOutcome::Placement
     } else if !check_ok(pos) {
         FilterOutcome::Check

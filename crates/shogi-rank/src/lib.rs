@@ -14,7 +14,7 @@ mod u256;
 pub use count::{count, type_placements};
 pub use error::{MaterialError, RankError};
 pub use material::{
-    class_code, king_placements, material_from_spec, material_text, piece_types, PieceType,
+    class_code, king_placements, kings_k_canonical, material_from_spec, piece_types, PieceType,
     TYPE_ORDER,
 };
 pub use sampler::{uniform_below, Sampler};

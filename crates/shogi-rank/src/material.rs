@@ -2,7 +2,7 @@
 //! type order of the rank (SPEC §3, §4.1).
 
 use crate::error::MaterialError;
-use shogi_core::{Game, Material, PieceKind};
+use shogi_core::{Game, Material, PieceKind, Square};
 
 /// The non-king types in the order `T` of SPEC §4.1 (the order of SPEC §3 without the king):
 /// Gold, Knight, Lance, Pawn, Silver, Rook, Bishop.
@@ -78,23 +78,21 @@ pub fn piece_types<G: Game>(material: &Material) -> Result<Vec<PieceType>, Mater
         .collect())
 }
 
+/// Whether the king placement (`black`, `white`) is K-canonical (SPEC §3): two squares and
+/// `κ(p) <= κ(Hflip(p))`, the pairs compared by square index. Only such placements have a
+/// rank; the others are the mirror images of ranked ones.
+pub fn kings_k_canonical<G: Game>(black: Square, white: Square) -> bool {
+    black != white && (black, white) <= (black.hflip::<G>(), white.hflip::<G>())
+}
+
 /// The number of K-canonical king placements (SPEC §3), counted directly from the
-/// definition `κ(p) <= κ(Hflip(p))`: 3276 for Shogi, 310 for Mini Shogi.
+/// definition: 3276 for Shogi, 310 for Mini Shogi.
 pub fn king_placements<G: Game>() -> u32 {
-    let n = G::SQUARES as u8;
-    let flip = |s: u8| {
-        let (x, y) = (s / G::HEIGHT, s % G::HEIGHT);
-        (G::WIDTH - 1 - x) * G::HEIGHT + y
-    };
-    let mut count = 0;
-    for b in 0..n {
-        for w in 0..n {
-            if b != w && (b, w) <= (flip(b), flip(w)) {
-                count += 1;
-            }
-        }
-    }
-    count
+    let squares = || (0..G::SQUARES as u8).filter_map(Square::from_index);
+    squares()
+        .flat_map(|b| squares().map(move |w| (b, w)))
+        .filter(|&(b, w)| kings_k_canonical::<G>(b, w))
+        .count() as u32
 }
 
 /// A material built from counts in the order of SPEC §3 (King, Gold, Knight, Lance, Pawn,
@@ -106,14 +104,4 @@ pub fn material_from_spec(counts: [u8; 8]) -> Material {
         m.set(kind, n);
     }
     m
-}
-
-/// A short text for a material: `K2 G1 P1` (kind letters and counts, SPEC §3 order).
-pub fn material_text(m: &Material) -> String {
-    PieceKind::SPEC_ORDER
-        .into_iter()
-        .filter(|&k| m.get(k) > 0)
-        .map(|k| format!("{}{}", k.letter(), m.get(k)))
-        .collect::<Vec<_>>()
-        .join(" ")
 }

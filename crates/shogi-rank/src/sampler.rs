@@ -73,11 +73,6 @@ impl<'a, G: Game> Sampler<'a, G> {
         Sampler { table, seed, bits }
     }
 
-    /// The seed.
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
     /// The rank of sample `index`.
     pub fn rank(&self, index: u64) -> U256 {
         let mut rng = ChaCha8Rng::from_seed(key(self.seed));

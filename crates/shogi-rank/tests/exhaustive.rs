@@ -5,7 +5,7 @@
 mod common;
 
 use shogi_core::{Color, Game, MiniShogi, Piece, PieceKind, Position, Relax, Setup, Shogi, Square};
-use shogi_rank::{count, material_from_spec, RankTable, U256};
+use shogi_rank::{count, kings_k_canonical, material_from_spec, RankTable, U256};
 
 /// A compact, collision-free code of a position with at most ten pieces on the board.
 fn code<G: Game>(pos: &Position<G>) -> (u128, u64) {
@@ -29,7 +29,7 @@ fn k_canonical<G: Game>(pos: &Position<G>) -> bool {
     let w = pos.king(Color::White).unwrap();
     pos.pieces(Color::Black, PieceKind::King).count() == 1
         && pos.pieces(Color::White, PieceKind::King).count() == 1
-        && (b, w) <= (b.hflip::<G>(), w.hflip::<G>())
+        && kings_k_canonical::<G>(b, w)
 }
 
 /// Every K-canonical position of the material, by brute force: each piece type's pieces
@@ -105,7 +105,7 @@ fn brute_force<G: Game>(types: &[(PieceKind, u8)]) -> Vec<(u128, u64)> {
                 Square::from_index(b).unwrap(),
                 Square::from_index(w).unwrap(),
             );
-            if b == w || (bs, ws) > (bs.hflip::<G>(), ws.hflip::<G>()) {
+            if !kings_k_canonical::<G>(bs, ws) {
                 continue;
             }
             let mut pos = Setup::<G>::empty();

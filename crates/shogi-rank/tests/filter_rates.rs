@@ -1,15 +1,14 @@
 //! Pass rates of the filters of SPEC §5 on uniform samples, against Table 1 of the paper
 //! (SPEC §1), within 4 standard errors.
 
-use shogi_core::{Game, MiniShogi, Shogi};
+use shogi_core::{Game, GameKind, MiniShogi, Shogi};
+use shogi_estimate::{paper, z_score};
 use shogi_rank::filters::{classify, FilterCounts};
 use shogi_rank::{full_table, Sampler};
 
-/// Table 1: (samples, pass mirror, pass placement, pass check).
-const SHOGI_TABLE1: [f64; 4] = [5e9, 4_945_063_843.0, 187_220_063.0, 58_981_117.0];
-const MINI_TABLE1: [f64; 4] = [1e8, 96_774_076.0, 77_795_825.0, 21_506_911.0];
-
-fn rates<G: Game>(seed: u64, n: u64, table1: [f64; 4]) -> [f64; 3] {
+fn rates<G: Game>(seed: u64, n: u64, game: GameKind) -> [f64; 3] {
+    // Table 1: samples, pass mirror, pass placement, pass check, reachable.
+    let table1 = paper(game).stages();
     let sampler = Sampler::new(full_table::<G>(), seed);
     let mut counts = FilterCounts::default();
     for i in 0..n {
@@ -21,9 +20,8 @@ fn rates<G: Game>(seed: u64, n: u64, table1: [f64; 4]) -> [f64; 3] {
         .zip(["mirror", "placement", "check"])
         .enumerate()
     {
-        let p = table1[k + 1] / table1[0];
-        let se = (n as f64 * p * (1.0 - p)).sqrt();
-        z[k] = (got as f64 - n as f64 * p) / se;
+        let p = table1[k + 1] as f64 / table1[0] as f64;
+        z[k] = z_score(got, n, table1[k + 1], table1[0]);
         println!(
             "{} seed {seed}: pass {name}: {got} of {n} = {:.6} (paper {:.6}), z = {:+.2}",
             G::NAME,
@@ -43,20 +41,20 @@ fn check(z: [f64; 3]) {
 
 #[test]
 fn shogi_filter_rates_100k() {
-    check(rates::<Shogi>(2024, 100_000, SHOGI_TABLE1));
+    check(rates::<Shogi>(2024, 100_000, GameKind::Shogi));
 }
 
 #[test]
 fn mini_filter_rates_100k() {
-    check(rates::<MiniShogi>(2024, 100_000, MINI_TABLE1));
+    check(rates::<MiniShogi>(2024, 100_000, GameKind::Mini));
 }
 
 /// One million samples per game (the criterion; about 2 s in the optimised test
 /// profile). `--nocapture` prints the rates and z-scores.
 #[test]
 fn filter_rates_1m() {
-    check(rates::<Shogi>(1, 1_000_000, SHOGI_TABLE1));
-    check(rates::<MiniShogi>(1, 1_000_000, MINI_TABLE1));
+    check(rates::<Shogi>(1, 1_000_000, GameKind::Shogi));
+    check(rates::<MiniShogi>(1, 1_000_000, GameKind::Mini));
 }
 
 /// The board tuple of SPEC §3, built as plain lists: for King, Gold, Knight, Lance, Pawn,

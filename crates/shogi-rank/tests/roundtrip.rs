@@ -3,11 +3,12 @@
 
 mod common;
 
-use common::{random_position, roundtrip_rank, Xs};
+use common::{random_position, roundtrip_rank};
 use num_bigint::BigUint;
 use proptest::prelude::*;
 use shogi_core::{Game, MiniShogi, Shogi};
 use shogi_rank::{full_table, RankTable, U256};
+use shogi_verify::rng::test_rng;
 
 fn ends<G: Game>(table: &RankTable<G>) {
     let total = table.count_u256();
@@ -80,7 +81,7 @@ fn shogi_class_boundaries() {
 
 fn random_positions<G: Game>(seed: u64, n: usize) {
     let table = full_table::<G>();
-    let mut rng = Xs(seed | 1);
+    let mut rng = test_rng(seed);
     for _ in 0..n {
         let pos = random_position(table, &mut rng);
         let r = table

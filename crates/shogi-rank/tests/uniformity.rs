@@ -5,6 +5,7 @@
 
 use shogi_core::{Color, Game, MiniShogi, Position, Shogi};
 use shogi_rank::{full_table, RankTable, Sampler, U256};
+use shogi_verify::rng::Rng;
 
 fn to_f64(x: U256) -> f64 {
     x.to_limbs()
@@ -156,7 +157,7 @@ fn scores<G: Game>(t: &RankTable<G>, s: &Stats, n: u64) -> [f64; 3] {
                 shogi_core::Square::from_index(b as u8).unwrap(),
                 shogi_core::Square::from_index(w as u8).unwrap(),
             );
-            if b != w && (bs, ws) <= (bs.hflip::<G>(), ws.hflip::<G>()) {
+            if shogi_rank::kings_k_canonical::<G>(bs, ws) {
                 kings_obs.push(s.kings[b * sq + w]);
             } else {
                 assert_eq!(s.kings[b * sq + w], 0, "a non-canonical king placement");
@@ -204,21 +205,13 @@ fn mini_sampler_is_uniform() {
     uniform::<MiniShogi>(7, 300_000);
 }
 
-/// xorshift64* for the biased samplers.
-fn xs(state: &mut u64) -> u64 {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    state.wrapping_mul(0x2545_f491_4f6c_dd1d)
-}
-
 fn biased<G: Game>(n: u64) {
     let t = full_table::<G>();
     let total = t.count_u256();
     // A 64-bit number reduced modulo |P_K|.
-    let mut st = 99u64;
+    let mut rng = shogi_verify::rng::test_rng(99);
     let s = collect((0..n).map(|_| {
-        let r = U256::from(xs(&mut st));
+        let r = U256::from(rng.next_u64());
         let r = if r >= total {
             r.checked_sub(total).unwrap()
         } else {
@@ -230,8 +223,8 @@ fn biased<G: Game>(n: u64) {
     assert!(sc[1] > 1.0, "modulo sampler not detected: {sc:?}");
     // A class drawn uniformly, then a uniform rank inside it.
     let s = collect((0..n).map(|_| {
-        let c = t.class((xs(&mut st) % t.class_count() as u64) as usize);
-        let within = shogi_rank::uniform_below(c.size, 5, xs(&mut st));
+        let c = t.class((rng.next_u64() % t.class_count() as u64) as usize);
+        let within = shogi_rank::uniform_below(c.size, 5, rng.next_u64());
         t.unrank_u256(c.offset.checked_add(within).unwrap())
             .unwrap()
     }));

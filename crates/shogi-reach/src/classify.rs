@@ -2,9 +2,8 @@
 //! search's verdict.
 
 use crate::search::{SearchOutcome, Searcher, Verdict};
-use core::cmp::Ordering;
-use shogi_core::{Color, Game, Position, PositionErrors};
-use shogi_rank::filters::compare_boards;
+use shogi_core::{Game, Position};
+use shogi_rank::filters::{self, FilterOutcome};
 
 /// Where a position stops in the pipeline of SPEC §5 and §7.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -73,44 +72,39 @@ pub struct Classification<G: Game> {
     pub search: Option<SearchOutcome<G>>,
 }
 
-/// The structural errors that put a position outside every candidate space: a missing or
-/// extra king. (Reduced material is fine: the candidate space is the position's own.)
-pub fn structural_errors<G: Game>(pos: &Position<G>) -> PositionErrors {
-    pos.validate() & (PositionErrors::MISSING_KING | PositionErrors::TOO_MANY_KINGS)
+/// Runs the filters of SPEC §5 in order (canonical, placement, check: shogi-rank's
+/// [`filters::classify`]), then the search if every filter passed.
+pub fn classify<G: Game>(searcher: &mut Searcher<G>, pos: &Position<G>) -> Classification<G> {
+    finish(searcher, pos, filters::classify(pos))
 }
 
-/// Runs the filters of SPEC §5 in order (canonical, placement, check), then the search.
-/// A position without exactly one king per side is an error, named by the returned flags.
-pub fn classify<G: Game>(
+/// [`classify`] without the mirror filter ([`filters::classify_legal`]): for asking whether
+/// one particular position is reachable, where canonicity (which of a mirror pair is
+/// counted) does not matter. Never [`Stage::NonCanonical`].
+pub fn classify_legal<G: Game>(searcher: &mut Searcher<G>, pos: &Position<G>) -> Classification<G> {
+    finish(searcher, pos, filters::classify_legal(pos))
+}
+
+/// The stage of a filter outcome, with the search run when the filters passed.
+fn finish<G: Game>(
     searcher: &mut Searcher<G>,
     pos: &Position<G>,
-) -> Result<Classification<G>, PositionErrors> {
-    let errors = structural_errors(pos);
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let stage = if pos.side_to_move() == Color::White
-        || compare_boards(&pos.hflip(), pos) == Ordering::Less
-    {
-        Some(Stage::NonCanonical)
-    } else if !pos.placement_errors().is_empty() {
-        Some(Stage::IllegalPlacement)
-    } else if pos.in_check(!pos.side_to_move()) {
-        Some(Stage::OpponentInCheck)
-    } else {
-        None
-    };
-    Ok(match stage {
-        Some(stage) => Classification {
-            stage,
-            search: None,
-        },
-        None => {
+    filtered: FilterOutcome,
+) -> Classification<G> {
+    let stage = match filtered {
+        FilterOutcome::Mirror => Stage::NonCanonical,
+        FilterOutcome::Placement => Stage::IllegalPlacement,
+        FilterOutcome::Check => Stage::OpponentInCheck,
+        FilterOutcome::Pass => {
             let outcome = searcher.search(pos);
-            Classification {
+            return Classification {
                 stage: outcome.verdict.into(),
                 search: Some(outcome),
-            }
+            };
         }
-    })
+    };
+    Classification {
+        stage,
+        search: None,
+    }
 }

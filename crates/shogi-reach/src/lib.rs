@@ -4,11 +4,10 @@
 
 mod classify;
 mod construct;
-pub mod exhaustive;
 mod heuristic;
 mod search;
 
-pub use classify::{classify, structural_errors, Classification, Stage};
+pub use classify::{classify, classify_legal, Classification, Stage};
 pub use construct::{game_to, game_to_kk, kk_to_kk, opening_line, ConstructError};
 pub use heuristic::{heuristic, is_kk, piece_weight, zone_distance, Weights};
 pub use search::{

@@ -69,17 +69,6 @@ pub enum Verdict {
     Unknown,
 }
 
-impl Verdict {
-    /// The lower-case name used in the command-line output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Reachable => "reachable",
-            Verdict::Unreachable => "unreachable",
-            Verdict::Unknown => "unknown",
-        }
-    }
-}
-
 /// Statistics of one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SearchStats {

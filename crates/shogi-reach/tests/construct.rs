@@ -9,24 +9,7 @@ use shogi_reach::{
     game_to, game_to_kk, kk_to_kk, opening_line, Certificate, ConstructError, SearchConfig,
     Searcher, Verdict,
 };
-
-/// SplitMix64: a small deterministic generator, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`); the slight modulo bias does not matter here.
-    fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-}
+use shogi_verify::rng::{below, test_rng, TestRng};
 
 const SHOGI_LINE: &str = "7g7f 8b3b 8h3c 3b3c 2h3h 3c3g 3h3g 2b9i+ 3g3a 9i8i 3a2a 8i6g 2a2c \
     6g7f 2c1c 7f8g 1c4c 1a1g 1i1g 8g9g 4c5c 5a4b 5c6c 9g7i 6c7c 7i5g 7c7a 5g3i 7a8a 3i1g 8a8c \
@@ -60,26 +43,26 @@ fn kk<G: Game>(black: Square, white: Square, black_hand: [u8; 7], side: Color) -
 
 /// A random legal KK position of `G` with its full material: random non-adjacent king
 /// squares, a random split of each kind (sometimes all to one side), random side to move.
-fn random_kk<G: Game>(rng: &mut Rng) -> Position<G> {
-    let n = G::SQUARES as u64;
+fn random_kk<G: Game>(rng: &mut TestRng) -> Position<G> {
+    let n = G::SQUARES;
     let (black, white) = loop {
-        let b = Square::from_index(rng.below(n) as u8).unwrap();
-        let w = Square::from_index(rng.below(n) as u8).unwrap();
+        let b = Square::from_index(below(rng, n) as u8).unwrap();
+        let w = Square::from_index(below(rng, n) as u8).unwrap();
         if distance::<G>(b, w) >= 2 {
             break (b, w);
         }
     };
-    let mode = rng.below(8);
+    let mode = below(rng, 8);
     let mut hand = [0u8; 7];
     for (i, kind) in PieceKind::HAND.into_iter().enumerate() {
         let total = G::MATERIAL.get(kind);
         hand[i] = match mode {
             0 => total,
             1 => 0,
-            _ => rng.below(u64::from(total) + 1) as u8,
+            _ => below(rng, usize::from(total) + 1) as u8,
         };
     }
-    let side = if rng.below(2) == 0 {
+    let side = if below(rng, 2) == 0 {
         Color::Black
     } else {
         Color::White
@@ -99,7 +82,7 @@ fn replay<G: Game>(moves: &[Move]) -> Position<G> {
 
 /// Builds and replays games to `count` random KK targets; returns (min, mean, max) length.
 fn random_targets<G: Game>(seed: u64, count: usize) -> (usize, f64, usize) {
-    let mut rng = Rng(seed);
+    let mut rng = test_rng(seed);
     let (mut min, mut max, mut sum) = (usize::MAX, 0, 0);
     for _ in 0..count {
         let target = random_kk::<G>(&mut rng);

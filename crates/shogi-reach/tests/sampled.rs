@@ -1,7 +1,8 @@
 //! The search on uniformly sampled positions that pass the filters of SPEC §5: the reachable
 //! fraction agrees with the paper's, and the unreachable ones die almost at once (Table 2).
 
-use shogi_core::{Game, MiniShogi, Position, Shogi};
+use shogi_core::{Game, GameKind, MiniShogi, Position, Shogi};
+use shogi_estimate::{paper, z_score};
 use shogi_rank::{filters, full_table, Sampler};
 use shogi_reach::{SearchConfig, Searcher, Verdict};
 
@@ -56,13 +57,6 @@ fn tally<G: Game>(passing: usize, seed: u64) -> Tally {
     t
 }
 
-/// `(observed - expected) / standard error` for a binomial proportion with the paper's `p`.
-fn z_score(hits: u64, n: u64, paper_hits: f64, paper_n: f64) -> f64 {
-    let p = paper_hits / paper_n;
-    let se = (p * (1.0 - p) / n as f64).sqrt();
-    (hits as f64 / n as f64 - p) / se
-}
-
 /// Table 2's shape: at least 99% of the unreachable samples have no predecessor at all, and
 /// none is traced back `beyond` plies or more.
 fn assert_table2_shape(t: &Tally, beyond: usize) {
@@ -74,7 +68,8 @@ fn assert_table2_shape(t: &Tally, beyond: usize) {
 #[test]
 fn shogi_reachable_fraction_matches_the_paper() {
     let t = tally::<Shogi>(10_000, 2026);
-    let z = z_score(t.reachable, 10_000, 40_491_613.0, 58_981_117.0);
+    let p = paper(GameKind::Shogi);
+    let z = z_score(t.reachable, 10_000, p.reachable, p.passed_check);
     assert!(
         z.abs() < 4.0,
         "reachable {} of 10000: z = {z:.2}",
@@ -84,7 +79,7 @@ fn shogi_reachable_fraction_matches_the_paper() {
     // and none goes back 4 plies.
     assert_table2_shape(&t, 4);
     // The filters pass about 1.18% of the samples (58,981,117 / 5e9).
-    let z = z_score(10_000, t.samples, 58_981_117.0, 5e9);
+    let z = z_score(10_000, t.samples, p.passed_check, p.samples);
     assert!(
         z.abs() < 4.0,
         "{} samples for 10000 survivors: z = {z:.2}",
@@ -95,7 +90,8 @@ fn shogi_reachable_fraction_matches_the_paper() {
 #[test]
 fn mini_reachable_fraction_matches_the_paper() {
     let t = tally::<MiniShogi>(10_000, 2026);
-    let z = z_score(t.reachable, 10_000, 14_849_198.0, 21_506_911.0);
+    let p = paper(GameKind::Mini);
+    let z = z_score(t.reachable, 10_000, p.reachable, p.passed_check);
     assert!(
         z.abs() < 4.0,
         "reachable {} of 10000: z = {z:.2}",

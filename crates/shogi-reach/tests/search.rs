@@ -5,7 +5,7 @@ use shogi_core::{Game, MiniShogi, Move, MoveList, Position, Shogi};
 use shogi_reach::{
     heuristic, is_kk, opening_line, Limits, SearchConfig, SearchOutcome, Searcher, Verdict, Weights,
 };
-use shogi_retro::sweep::SplitMix;
+use shogi_verify::rng::{below, chance, test_rng};
 
 /// Searches `pos`, expecting it reachable, and checks the certificate and the statistics.
 fn assert_reachable<G: Game>(searcher: &mut Searcher<G>, pos: &Position<G>) -> SearchOutcome<G> {
@@ -68,7 +68,7 @@ fn every_position_of_the_mini_line_is_reachable() {
 /// Random legal games from the initial position; captures are preferred half of the time so
 /// that hands fill and promoted pieces appear.
 fn random_games<G: Game>(games: usize, plies: usize, seed: u64, every: usize) -> usize {
-    let mut rng = SplitMix(seed);
+    let mut rng = test_rng(seed);
     let mut searcher = Searcher::<G>::new(SearchConfig::default());
     let mut checked = 0;
     for _ in 0..games {
@@ -84,10 +84,10 @@ fn random_games<G: Game>(games: usize, plies: usize, seed: u64, every: usize) ->
                 .copied()
                 .filter(|m| matches!(*m, Move::Normal { to, .. } if p.piece_at(to).is_some()))
                 .collect();
-            let m = if !captures.is_empty() && rng.chance(1, 2) {
-                captures[rng.below(captures.len())]
+            let m = if !captures.is_empty() && chance(&mut rng, 1, 2) {
+                captures[below(&mut rng, captures.len())]
             } else {
-                moves[rng.below(moves.len())]
+                moves[below(&mut rng, moves.len())]
             };
             p.play(m).unwrap();
             if ply % every == 0 {

@@ -3,12 +3,13 @@
 
 use criterion::{criterion_main, BenchmarkId, Criterion, Throughput};
 use shogi_core::{Game, MiniShogi, MoveList, Position, Rules, Shogi};
-use shogi_retro::sweep::{random_start, SplitMix};
 use shogi_retro::{count_unmoves, undo, unmoves, UnmoveList};
+use shogi_verify::rng::{below, test_rng};
+use shogi_verify::sweep::random_start;
 
 /// `n` positions from random legal games (every 7th position of each game).
 fn sample<G: Game>(n: usize, seed: u64) -> Vec<Position<G>> {
-    let mut rng = SplitMix(seed);
+    let mut rng = test_rng(seed);
     let mut out = Vec::with_capacity(n);
     let mut moves = MoveList::new();
     while out.len() < n {
@@ -25,7 +26,7 @@ fn sample<G: Game>(n: usize, seed: u64) -> Vec<Position<G>> {
             if moves.is_empty() {
                 break;
             }
-            pos.play_unchecked(moves[rng.below(moves.len())]);
+            pos.play_unchecked(moves[below(&mut rng, moves.len())]);
         }
     }
     out

@@ -3,7 +3,6 @@
 #![forbid(unsafe_code)]
 
 mod generate;
-pub mod sweep;
 mod unmove;
 
 pub use generate::{

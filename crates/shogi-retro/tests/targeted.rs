@@ -5,8 +5,8 @@ use shogi_core::{
     AnyPosition, Color, Game, MiniShogi, PawnDropRule, Piece, PieceKind, Position, Relax, Rules,
     Setup, Shogi, Square,
 };
-use shogi_retro::sweep::{check_position, SweepReport};
 use shogi_retro::{predecessor, redo, undo, unmoves, Unmove, UnmoveList, UnmoveParseError};
+use shogi_verify::sweep::{check_position, SweepReport};
 
 const NO_REPLY: Rules = Rules {
     pawn_drop: PawnDropRule::NoLegalReply,
@@ -555,8 +555,9 @@ fn paper_example_games_every_ply_has_its_predecessor() {
 /// The three selectable unmove kinds partition the full set, in the full set's order.
 fn assert_kinds_partition<G: Game>(positions: usize, seed: u64) {
     use core::ops::ControlFlow;
-    use shogi_retro::{for_each_unmove_of, sweep::random_start, sweep::SplitMix, UnmoveKinds};
-    let mut rng = SplitMix(seed);
+    use shogi_retro::{for_each_unmove_of, UnmoveKinds};
+    use shogi_verify::{rng::test_rng, sweep::random_start};
+    let mut rng = test_rng(seed);
     let collect = |p: &Position<G>, kinds: UnmoveKinds| {
         let mut v = Vec::new();
         let _ = for_each_unmove_of(p, Rules::default(), kinds, |u| {

@@ -1,35 +1,20 @@
-//! Test helpers: a deterministic RNG, random legal games, and a naive move generator that
+//! Test helpers: random legal games (from the one test RNG of shogi-verify), and a naive move generator that
 //! shares no code with the library's (coordinates and ray walking, no bitboards, no tables).
 #![allow(dead_code)]
 
 use shogi_core::{
     Color, Game, Move, PawnDropRule, Piece, PieceKind, Position, Relax, Rules, Setup, Square,
 };
-
-/// SplitMix64: small, deterministic, good enough to pick moves.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use shogi_verify::rng::{below, test_rng};
 
 /// Positions along random legal games from the initial position, biased towards captures,
 /// promotions and drops so that hands fill up and promoted pieces appear.
 pub fn random_positions<G: Game>(seed: u64, games: usize, max_plies: usize) -> Vec<Position<G>> {
-    let mut rng = Rng(seed);
+    let mut rng = test_rng(seed);
     let mut out = Vec::new();
     for _ in 0..games {
         let mut pos = Position::<G>::startpos();
-        let plies = 1 + rng.below(max_plies);
+        let plies = 1 + below(&mut rng, max_plies);
         for _ in 0..plies {
             let moves = pos.moves();
             if moves.is_empty() {
@@ -43,10 +28,10 @@ pub fn random_positions<G: Game>(seed: u64, games: usize, max_plies: usize) -> V
                     Move::Drop { .. } => true,
                 })
                 .collect();
-            let mv = if !interesting.is_empty() && rng.below(3) > 0 {
-                interesting[rng.below(interesting.len())]
+            let mv = if !interesting.is_empty() && below(&mut rng, 3) > 0 {
+                interesting[below(&mut rng, interesting.len())]
             } else {
-                moves[rng.below(moves.len())]
+                moves[below(&mut rng, moves.len())]
             };
             pos.play_unchecked(mv);
             out.push(pos.clone());

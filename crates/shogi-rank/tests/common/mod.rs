@@ -1,46 +1,33 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests. The random generator is the one of every
+//! test (shogi-verify's ChaCha8), independent of the sampler's streams by its seeding.
 #![allow(dead_code)]
 
 use shogi_core::{Color, Game, Piece, PieceKind, Position, Relax, Setup, Square};
 use shogi_rank::{RankTable, U256};
-
-/// A small deterministic generator (xorshift64*), independent of the sampler under test.
-pub struct Xs(pub u64);
-
-impl Xs {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use shogi_verify::rng::{below, TestRng};
 
 /// A random position of `P_K` of the table's material, built piece by piece without the
 /// ranking code: kings on a random K-canonical placement, every other piece in a random hand
 /// or on a random empty square with a random owner and promotion.
-pub fn random_position<G: Game>(table: &RankTable<G>, rng: &mut Xs) -> Position<G> {
-    let n = G::SQUARES as u64;
+pub fn random_position<G: Game>(table: &RankTable<G>, rng: &mut TestRng) -> Position<G> {
+    let n = G::SQUARES;
     let mut pos = Setup::<G>::empty();
     let (bk, wk) = loop {
-        let b = Square::from_index(rng.below(n) as u8).unwrap();
-        let w = Square::from_index(rng.below(n) as u8).unwrap();
-        if b != w && (b, w) <= (b.hflip::<G>(), w.hflip::<G>()) {
+        let b = Square::from_index(below(rng, n) as u8).unwrap();
+        let w = Square::from_index(below(rng, n) as u8).unwrap();
+        if shogi_rank::kings_k_canonical::<G>(b, w) {
             break (b, w);
         }
     };
     pos.put(bk, Piece::new(Color::Black, PieceKind::King));
     pos.put(wk, Piece::new(Color::White, PieceKind::King));
     // Vary how crowded the hands are.
-    let hand_bias = rng.below(4);
+    let hand_bias = below(rng, 4);
     for t in table.types() {
         for _ in 0..t.count {
-            let r = rng.below(8);
+            let r = below(rng, 8);
             if r < hand_bias {
-                let c = if rng.below(2) == 0 {
+                let c = if below(rng, 2) == 0 {
                     Color::Black
                 } else {
                     Color::White
@@ -49,17 +36,17 @@ pub fn random_position<G: Game>(table: &RankTable<G>, rng: &mut Xs) -> Position<
                 pos.set_hand(c, t.kind, have + 1);
             } else {
                 let sq = loop {
-                    let s = Square::from_index(rng.below(n) as u8).unwrap();
+                    let s = Square::from_index(below(rng, n) as u8).unwrap();
                     if pos.piece_at(s).is_none() {
                         break s;
                     }
                 };
-                let c = if rng.below(2) == 0 {
+                let c = if below(rng, 2) == 0 {
                     Color::Black
                 } else {
                     Color::White
                 };
-                let kind = if t.promotable && rng.below(2) == 0 {
+                let kind = if t.promotable && below(rng, 2) == 0 {
                     t.kind.promoted().unwrap()
                 } else {
                     t.kind

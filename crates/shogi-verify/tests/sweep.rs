@@ -1,7 +1,7 @@
 //! A fast slice of the completeness/soundness sweep (the long one is an xtask command).
 
 use shogi_core::{Game, MiniShogi, PawnDropRule, Rules, Shogi};
-use shogi_retro::sweep::{sweep, sweep_with};
+use shogi_verify::sweep::{sweep, sweep_with};
 
 fn run<G: Game>(n: usize, seed: u64, rules: Rules) {
     let r = sweep_with::<G>(n, seed, rules);
@@ -32,7 +32,7 @@ fn sweep_slice_no_legal_reply_rule() {
     run::<MiniShogi>(10_000, 4, rules);
 }
 
-/// The long sweep: `SWEEP_POSITIONS=1000000 cargo test -p shogi-retro --release --test sweep
+/// The long sweep: `SWEEP_POSITIONS=1000000 cargo test -p shogi-verify --release --test sweep
 /// -- --ignored --nocapture` (the xtask command calls the same function).
 #[test]
 #[ignore]

@@ -14,37 +14,13 @@
 //! material), or from a random KK position with the material split between the hands (drop
 //! heavy, crowded). Both sides to move, promoted pieces and checks all occur.
 
-use crate::{predecessor, unmoves, Unmove, UnmoveList};
+use crate::rng::{below, chance, test_rng, TestRng};
 use shogi_core::{
     Color, Game, Move, MoveList, Piece, PieceKind, Position, PositionErrors, Relax, Rules, Setup,
     Square,
 };
+use shogi_retro::{predecessor, unmoves, Unmove, UnmoveList};
 use std::time::Instant;
-
-/// A small deterministic generator (SplitMix64).
-#[derive(Clone, Debug)]
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
-    }
-
-    /// `true` with probability `num / den`.
-    pub fn chance(&mut self, num: usize, den: usize) -> bool {
-        self.below(den) < num
-    }
-}
 
 /// What a sweep checked and found.
 #[derive(Clone, Debug, Default)]
@@ -116,7 +92,7 @@ pub fn sweep<G: Game>(positions: usize, seed: u64) -> SweepReport {
 /// Runs the sweep under `rules` (both the forward generator and the unmoves use them).
 pub fn sweep_with<G: Game>(positions: usize, seed: u64, rules: Rules) -> SweepReport {
     let start = Instant::now();
-    let mut rng = SplitMix(seed ^ 0x5EED_0000_0000_0006);
+    let mut rng = test_rng(seed ^ 0x5EED_0000_0000_0006);
     let mut report = SweepReport {
         game: G::NAME,
         ..SweepReport::default()
@@ -129,7 +105,7 @@ pub fn sweep_with<G: Game>(positions: usize, seed: u64, rules: Rules) -> SweepRe
     };
     while (report.positions as usize) < positions {
         let mut pos = random_start::<G>(&mut rng);
-        let len = 20 + rng.below(380);
+        let len = 20 + below(&mut rng, 380);
         for _ in 0..len {
             if (report.positions as usize) >= positions {
                 break;
@@ -290,14 +266,14 @@ fn check<G: Game>(pos: &Position<G>, ctx: &mut Ctx, report: &mut SweepReport) {
 
 /// Picks a move: a capture half of the time when there is one (so hands fill up), else
 /// any move.
-fn pick_move<G: Game>(pos: &Position<G>, moves: &MoveList, rng: &mut SplitMix) -> Move {
-    if rng.chance(1, 2) {
+fn pick_move<G: Game>(pos: &Position<G>, moves: &MoveList, rng: &mut TestRng) -> Move {
+    if chance(rng, 1, 2) {
         let captures = moves
             .iter()
             .filter(|m| matches!(m, Move::Normal { to, .. } if pos.piece_at(*to).is_some()))
             .count();
         if captures > 0 {
-            let k = rng.below(captures);
+            let k = below(rng, captures);
             return *moves
                 .iter()
                 .filter(|m| matches!(m, Move::Normal { to, .. } if pos.piece_at(*to).is_some()))
@@ -305,20 +281,20 @@ fn pick_move<G: Game>(pos: &Position<G>, moves: &MoveList, rng: &mut SplitMix) -
                 .expect("k < captures");
         }
     }
-    moves[rng.below(moves.len())]
+    moves[below(rng, moves.len())]
 }
 
 /// A random legal start: the initial position, the initial position with pieces removed,
 /// or two kings with the (possibly reduced) material in the hands.
-pub fn random_start<G: Game>(rng: &mut SplitMix) -> Position<G> {
-    match rng.below(4) {
+pub fn random_start<G: Game>(rng: &mut TestRng) -> Position<G> {
+    match below(rng, 4) {
         0 | 1 => Position::startpos(),
         2 => loop {
             let mut p = Setup::from(Position::<G>::startpos());
-            let keep = 1 + rng.below(9); // keep each piece with probability keep/10
+            let keep = 1 + below(rng, 9); // keep each piece with probability keep/10
             for sq in Position::<G>::startpos().occupied() {
                 if p.piece_at(sq).map(|pc| pc.kind) != Some(PieceKind::King)
-                    && !rng.chance(keep, 10)
+                    && !chance(rng, keep, 10)
                 {
                     p.take(sq);
                 }
@@ -332,9 +308,9 @@ pub fn random_start<G: Game>(rng: &mut SplitMix) -> Position<G> {
             let mut p = Setup::<G>::empty();
             let square = |i: usize| Square::from_index_in::<G>(i as u8).expect("i < SQUARES");
             let n = G::SQUARES;
-            let bk = square(rng.below(n));
+            let bk = square(below(rng, n));
             let wk = loop {
-                let s = square(rng.below(n));
+                let s = square(below(rng, n));
                 let dx = (s.x::<G>() as i32 - bk.x::<G>() as i32).abs();
                 let dy = (s.y::<G>() as i32 - bk.y::<G>() as i32).abs();
                 if dx.max(dy) >= 2 {
@@ -343,15 +319,15 @@ pub fn random_start<G: Game>(rng: &mut SplitMix) -> Position<G> {
             };
             p.put(bk, Piece::new(Color::Black, PieceKind::King));
             p.put(wk, Piece::new(Color::White, PieceKind::King));
-            let full = rng.chance(1, 2);
+            let full = chance(rng, 1, 2);
             for kind in PieceKind::HAND {
                 let total = G::MATERIAL.get(kind) as usize;
-                let total = if full { total } else { rng.below(total + 1) };
-                let black = rng.below(total + 1);
+                let total = if full { total } else { below(rng, total + 1) };
+                let black = below(rng, total + 1);
                 p.set_hand(Color::Black, kind, black as u8);
                 p.set_hand(Color::White, kind, (total - black) as u8);
             }
-            if rng.chance(1, 2) {
+            if chance(rng, 1, 2) {
                 p.set_side_to_move(Color::White);
             }
             p.into_position(Relax::empty())

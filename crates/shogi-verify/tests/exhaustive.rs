@@ -1,6 +1,6 @@
 //! The exhaustive cross-check of SPEC §9 (last bullet) on small materials: every candidate of
 //! `P_K` through the backward search, against a forward breadth-first search from every KK
-//! position, position by position (see `shogi_reach::exhaustive`).
+//! position, position by position (see `shogi_verify::exhaustive`).
 //!
 //! Tests are built optimised; the whole file takes about half a minute on two cores. The
 //! larger configurations are in `cargo xtask reach-exhaustive`.
@@ -13,10 +13,10 @@
 
 use shogi_core::{Color, Game, MiniShogi, PawnDropRule, Position, Rules, Shogi};
 use shogi_rank::{count, material_from_spec};
-use shogi_reach::exhaustive::{
+use shogi_reach::{SearchConfig, Stage};
+use shogi_verify::exhaustive::{
     cross_check, forward_reachable, kk_positions, CrossCheckOptions, CrossCheckReport,
 };
-use shogi_reach::{SearchConfig, Stage};
 
 /// Every check: the KK mutual-reachability check and the symmetry verification included.
 fn full() -> CrossCheckOptions {
