@@ -13,7 +13,8 @@
 //! an absolute 1e-9, still seven orders below the two decimals Table 1 prints.
 
 use num_bigint::BigUint;
-use shogi_estimate::{paper, sci, wilson, z_score, Counters, Estimate, GameId, Interval, Z};
+use shogi_core::GameKind;
+use shogi_estimate::{paper, sci, wilson, z_score, Counters, Estimate, Interval, Z};
 
 const REL: f64 = 1e-12;
 const ABS: f64 = 1e-15;
@@ -241,7 +242,7 @@ fn small_run_with_unknowns() {
 /// 2.3797e18 cut to 4 digits, not rounded).
 #[test]
 fn paper_intervals_from_the_paper_counts() {
-    let shogi = paper(GameId::Shogi);
+    let shogi = paper(GameKind::Shogi);
     let space: BigUint = SHOGI_PK.parse().unwrap();
     let e = Estimate::new(
         &Counters {
@@ -254,7 +255,7 @@ fn paper_intervals_from_the_paper_counts() {
     assert_eq!(sci(e.positions_normal.lo, 5), sci(shogi.positions.lo, 5));
     assert_eq!(sci(e.positions_normal.hi, 5), sci(shogi.positions.hi, 5));
 
-    let mini = paper(GameId::Mini);
+    let mini = paper(GameKind::Mini);
     let space: BigUint = MINI_PK.parse().unwrap();
     let e = Estimate::new(
         &Counters {
