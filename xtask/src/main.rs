@@ -47,9 +47,9 @@ enum Command {
     /// with flags), then regenerate docs/RESULTS.md and the Figure 18 plots
     /// (docs/figure18-*.svg) from the measured counts.
     ReproducePaper(reproduce::ReproduceArgs),
-    /// Exhaustive cross-check on reduced material (SPEC §9): every candidate of `P_K`
+    /// Exhaustive cross-check on reduced material (docs/METHOD.md §9): every candidate of `P_K`
     /// through the backward search against a forward search from every KK position, plus
-    /// the KK mutual-reachability check of SPEC §7.
+    /// the KK mutual-reachability check of docs/METHOD.md §7.
     ReachExhaustive(reach_exhaustive::ReachExhaustiveArgs),
 }
 

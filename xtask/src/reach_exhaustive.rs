@@ -1,4 +1,4 @@
-//! `cargo xtask reach-exhaustive`: the exhaustive cross-check of SPEC §9 (last bullet) on
+//! `cargo xtask reach-exhaustive`: the exhaustive cross-check of docs/METHOD.md §9 (last bullet) on
 //! materials too large for the test suite: every candidate of `P_K` through the backward
 //! search, against a forward breadth-first search from every KK position.
 //!
@@ -38,7 +38,7 @@ pub struct ReachExhaustiveArgs {
     /// the images of its successors (it quadruples the forward search).
     #[arg(long)]
     no_symmetry: bool,
-    /// Only the forward closure and the KK mutual-reachability check of SPEC §7, without
+    /// Only the forward closure and the KK mutual-reachability check of docs/METHOD.md §7, without
     /// the rank sweep (several times faster, for larger material).
     #[arg(long)]
     kk_only: bool,

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 /// The estimate commands.
 #[derive(Subcommand)]
 pub enum EstimateCommand {
-    /// Estimate the number of reachable positions (SPEC §1): sample the candidate space,
+    /// Estimate the number of reachable positions (docs/METHOD.md §1): sample the candidate space,
     /// filter, search; print Table 1 and Table 2 beside the paper's and the estimate with
     /// its 3σ interval.
     Estimate(EstimateArgs),

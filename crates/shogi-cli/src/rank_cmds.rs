@@ -1,4 +1,4 @@
-//! `count`, `rank` and `unrank`: the candidate space `P_K` of SPEC §4 and its ranking.
+//! `count`, `rank` and `unrank`: the candidate space `P_K` of docs/METHOD.md §4 and its ranking.
 
 use clap::Subcommand;
 use num_bigint::BigUint;
@@ -8,13 +8,13 @@ use shogi_rank::{full_table, RankTable};
 /// The subcommands over the ranking.
 #[derive(Subcommand)]
 pub enum RankCommand {
-    /// Print |P_K|, the exact number of K-canonical candidate positions (SPEC §4).
+    /// Print |P_K|, the exact number of K-canonical candidate positions (docs/METHOD.md §4).
     Count {
         /// The game.
         #[arg(long, value_enum, default_value = "shogi")]
         game: GameKind,
     },
-    /// Print the SFEN of the position with this rank (SPEC §4.1, the authors' order).
+    /// Print the SFEN of the position with this rank (docs/METHOD.md §4.1, the authors' order).
     Unrank {
         /// The game.
         #[arg(long, value_enum, default_value = "shogi")]

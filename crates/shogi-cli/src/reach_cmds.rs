@@ -1,4 +1,4 @@
-//! `classify` and `reach`: the stage verdict of SPEC §5/§7 for positions, and the
+//! `classify` and `reach`: the stage verdict of docs/METHOD.md §5/§7 for positions, and the
 //! certificate of a reachable one.
 
 use crate::options::RuleArgs;
@@ -14,7 +14,7 @@ use std::io::{BufRead, Write};
 /// The subcommands over the backward search.
 #[derive(Subcommand)]
 pub enum ReachCommand {
-    /// Print the stage verdict of each position (SPEC §5 filters, then the §7 search).
+    /// Print the stage verdict of each position (docs/METHOD.md §5 filters, then the §7 search).
     ///
     /// The verdict is the first filter the position fails (`non-canonical`,
     /// `illegal-placement`, `opponent-in-check`) or the search's answer (`reachable`,
@@ -78,7 +78,7 @@ pub struct SearchArgs {
     /// by default.
     #[arg(long, value_name = "N")]
     max_nodes: Option<usize>,
-    /// The weights of the search heuristic H = a*N + b*P + c*D (SPEC §7), each at most 1000.
+    /// The weights of the search heuristic H = a*N + b*P + c*D (docs/METHOD.md §7), each at most 1000.
     #[arg(long, value_name = "A,B,C", value_parser = parse_weights, default_value = "10,10,1")]
     weights: Weights,
 }

@@ -1,4 +1,4 @@
-//! `unmoves`: the one-ply predecessors of a position (SPEC §6).
+//! `unmoves`: the one-ply predecessors of a position (docs/METHOD.md §6).
 
 use crate::options::RuleArgs;
 use clap::Subcommand;
@@ -8,7 +8,7 @@ use shogi_retro::{predecessor, unmoves, UnmoveList};
 /// The subcommands over backward move generation.
 #[derive(Subcommand)]
 pub enum RetroCommand {
-    /// Print every legal predecessor of a position, one SFEN a line (SPEC §6): the
+    /// Print every legal predecessor of a position, one SFEN a line (docs/METHOD.md §6): the
     /// positions from which one legal move leads to it.
     Unmoves {
         /// Also print the USI move leading from each predecessor to the position, after a

@@ -20,11 +20,11 @@ const MINI_START: &str = "rbsgk/4p/5/P4/KGSBR b - 1";
 const MINI_UNREACHABLE: &str = "3s+p/+r+p1+B+R/KB1g1/1g3/2k1S b - 1";
 const MINI_REACHABLE: &str = "g1r1k/5/+P1s+R+b/1+s1G1/1K2+B b P 1";
 
-/// The SPEC §9 line of `G` in USI (its text is checked against the SPEC in shogi-reach's
+/// The docs/METHOD.md §9 line of `G` in USI (its text is checked against docs/METHOD.md in shogi-reach's
 /// tests/construct.rs).
 fn line<G: Game>() -> Vec<String> {
     shogi_reach::opening_line::<G>()
-        .expect("the game has a SPEC line")
+        .expect("the game has a docs/METHOD.md §9 line")
         .iter()
         .map(|m| m.to_usi::<G>())
         .collect()

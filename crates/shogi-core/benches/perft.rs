@@ -3,7 +3,7 @@
 use criterion::{criterion_main, BenchmarkId, Criterion, Throughput};
 use shogi_core::{Game, MiniShogi, Position, Shogi};
 
-/// A crowded midgame with promoted pieces, pieces in hand and many drops (SPEC §9).
+/// A crowded midgame with promoted pieces, pieces in hand and many drops (docs/METHOD.md §9).
 const MIDGAME: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
 
 fn bench_perft<G: Game>(c: &mut Criterion, name: &str, sfen: &str, depth: u32) {

@@ -34,12 +34,12 @@ impl Material {
     }
 }
 
-/// A short text: `K2 G1 P1`, kind letters and counts in the order of SPEC §3, kinds without
+/// A short text: `K2 G1 P1`, kind letters and counts in the order of docs/METHOD.md §3, kinds without
 /// pieces left out.
 impl core::fmt::Display for Material {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let mut sep = "";
-        for kind in PieceKind::SPEC_ORDER
+        for kind in PieceKind::PAPER_ORDER
             .into_iter()
             .filter(|&k| self.get(k) > 0)
         {

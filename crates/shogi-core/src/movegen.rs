@@ -57,7 +57,7 @@ pub(crate) fn move_bound<G: Game>() -> usize {
     bound
 }
 
-/// Which pawn drops leaving the opponent no legal reply are illegal (SPEC §2).
+/// Which pawn drops leaving the opponent no legal reply are illegal (docs/METHOD.md §2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum PawnDropRule {
     /// The usual rule (and the authors' code): illegal only when the pawn gives check

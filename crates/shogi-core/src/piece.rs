@@ -74,9 +74,9 @@ impl PieceKind {
         PieceKind::Rook,
     ];
 
-    /// The basic (unpromoted) kinds in the order of SPEC §3 (King, Gold, Knight, Lance,
+    /// The basic (unpromoted) kinds in the order of docs/METHOD.md §3 (King, Gold, Knight, Lance,
     /// Pawn, Silver, Rook, Bishop): the order of the paper's board tuple and of the rank.
-    pub const SPEC_ORDER: [PieceKind; 8] = [
+    pub const PAPER_ORDER: [PieceKind; 8] = [
         PieceKind::King,
         PieceKind::Gold,
         PieceKind::Knight,

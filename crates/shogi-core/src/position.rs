@@ -5,7 +5,7 @@ use crate::tables::MAX_SQUARES;
 use crate::{Bitboard, Color, Game, Hand, Material, Move, Piece, PieceKind, Square};
 use core::marker::PhantomData;
 
-/// A position of game `G`: the triple (side to move, board, hands) of SPEC §2, plus the SFEN
+/// A position of game `G`: the triple (side to move, board, hands) of docs/METHOD.md §2, plus the SFEN
 /// move number, which takes no part in equality or hashing.
 ///
 /// A `Position` is valid by construction: each side has exactly one king and no kind has

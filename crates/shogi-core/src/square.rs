@@ -1,4 +1,4 @@
-//! Squares, in the file-major order of SPEC §3/§4.1.
+//! Squares, in the file-major order of docs/METHOD.md §3/§4.1.
 //!
 //! A square is `(x, y)` as Black sees the board: `x = 0` is the leftmost file (file 9 in
 //! Shogi, file 5 in Mini Shogi) and `y = 0` the top rank (rank `a`, White's back rank). Its

@@ -1,4 +1,4 @@
-//! Validation: which rules of SPEC §2/§5 a position breaks.
+//! Validation: which rules of docs/METHOD.md §2/§5 a position breaks.
 
 use crate::{Color, Game, PieceKind, Position};
 use bitflags::bitflags;
@@ -25,7 +25,7 @@ bitflags! {
 }
 
 impl PositionErrors {
-    /// The piece-placement filter of SPEC §5: two pawns or a dead piece.
+    /// The piece-placement filter of docs/METHOD.md §5: two pawns or a dead piece.
     pub const PLACEMENT: PositionErrors =
         PositionErrors::TWO_PAWNS.union(PositionErrors::DEAD_PIECE);
 
@@ -106,7 +106,7 @@ impl<G: Game> Position<G> {
         self.validate().is_empty()
     }
 
-    /// The piece-placement rules only (SPEC §5, filter 2): two pawns and dead pieces.
+    /// The piece-placement rules only (docs/METHOD.md §5, filter 2): two pawns and dead pieces.
     pub fn placement_errors(&self) -> PositionErrors {
         let t = G::tables();
         let mut e = PositionErrors::empty();

@@ -91,7 +91,7 @@ fn random_positions_cover_the_interesting_cases() {
 }
 
 /// Pawn drops that mate, and one position where every pawn drop stalemates without check:
-/// the two readings of the drop-pawn-mate rule (SPEC §2) must differ exactly there.
+/// the two readings of the drop-pawn-mate rule (docs/METHOD.md §2) must differ exactly there.
 const PAWN_DROP_CASES: [&str; 4] = [
     // White king 1a boxed in by a gold on 2c and a knight on 3c: P*1b mates; every other
     // pawn drop leaves White without a move but gives no check.

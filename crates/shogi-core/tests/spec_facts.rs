@@ -1,4 +1,4 @@
-//! The facts of SPEC §9: perft figures, drop-pawn-mate positions and the replayed lines.
+//! The facts of docs/METHOD.md §9: perft figures, drop-pawn-mate positions and the replayed lines.
 
 use shogi_core::{Game, MiniShogi, Position, PositionErrors, Shogi};
 

@@ -1,4 +1,4 @@
-//! Validation reports each rule of SPEC §5 that a position breaks, and only those.
+//! Validation reports each rule of docs/METHOD.md §5 that a position breaks, and only those.
 
 use shogi_core::{
     AnyPosition, MiniShogi, Position, PositionErrors as E, Relax, Setup, SfenError, Shogi,

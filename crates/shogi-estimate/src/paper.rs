@@ -1,4 +1,4 @@
-//! The published figures of Ishii & Tanaka (SPEC §1), to compare runs against.
+//! The published figures of Ishii & Tanaka (docs/METHOD.md §1), to compare runs against.
 
 use crate::stats::Interval;
 use shogi_core::GameKind;
@@ -35,7 +35,7 @@ pub fn paper(game: GameKind) -> Paper {
             passed_check: 58_981_117,
             reachable: 40_491_613,
             unreachable_depths: [18_488_938, 480, 83, 3, 0, 0, 0, 0, 0],
-            // SPEC §1: the interval from the paper's counts (its printed 6.5506 ± 0.0033
+            // docs/METHOD.md §1: the interval from the paper's counts (its printed 6.5506 ± 0.0033
             // is a slip).
             positions: Interval {
                 lo: 6.5469e68,

@@ -1,4 +1,4 @@
-//! One sample through the pipeline of SPEC §5 and §7: unrank, mirror, placement, check,
+//! One sample through the pipeline of docs/METHOD.md §5 and §7: unrank, mirror, placement, check,
 //! search.
 
 use crate::counters::SampleOutcome;

@@ -1,4 +1,4 @@
-//! The statistics of SPEC §8: the reachable fraction, its 3σ normal and Wilson intervals,
+//! The statistics of docs/METHOD.md §8: the reachable fraction, its 3σ normal and Wilson intervals,
 //! and the number of reachable positions under both definitions.
 
 use crate::counters::Counters;

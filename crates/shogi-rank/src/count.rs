@@ -1,4 +1,4 @@
-//! The exact size `|P_K|` of SPEC §4, computed straight from its formula with big integers.
+//! The exact size `|P_K|` of docs/METHOD.md §4, computed straight from its formula with big integers.
 //!
 //! This is deliberately independent of the rank tables (which sum their own class sizes in
 //! fixed-width arithmetic): the two must agree, and the tests check that they do.
@@ -23,7 +23,7 @@ fn binom(n: u32, k: u32) -> BigUint {
 }
 
 /// `N_type`: the number of ways to place `n` pieces of one type on `e` empty squares, summed
-/// over the splits `(n_0..n_3)` of SPEC §4 (only the unpromoted groups for a type that cannot
+/// over the splits `(n_0..n_3)` of docs/METHOD.md §4 (only the unpromoted groups for a type that cannot
 /// promote).
 pub fn type_placements(e: u32, n: u32, promotable: bool) -> BigUint {
     let mut total = BigUint::zero();
@@ -42,8 +42,8 @@ pub fn type_placements(e: u32, n: u32, promotable: bool) -> BigUint {
     total
 }
 
-/// The exact `|P_K|` of SPEC §4 for any material of game `G`:
-/// `Σ_u N_hand(u) · N_kings · Π_i N_type(u, i)`, types placed in the order of SPEC §3 with
+/// The exact `|P_K|` of docs/METHOD.md §4 for any material of game `G`:
+/// `Σ_u N_hand(u) · N_kings · Π_i N_type(u, i)`, types placed in the order of docs/METHOD.md §3 with
 /// `e` starting at `W·H − 2`.
 ///
 /// The sum over the hand vectors `u` is factored type by type and memoised on the number of

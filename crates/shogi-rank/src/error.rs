@@ -40,7 +40,7 @@ impl std::error::Error for MaterialError {}
 pub enum RankError {
     /// Only Black-to-move positions are in `P_K`.
     WhiteToMove,
-    /// The king placement is not K-canonical: `κ(p) > κ(Hflip(p))` (SPEC §3). The mirror
+    /// The king placement is not K-canonical: `κ(p) > κ(Hflip(p))` (docs/METHOD.md §3). The mirror
     /// image of the position has a rank.
     NotKCanonical,
     /// The position's material (board and both hands) differs from the table's.
@@ -70,7 +70,7 @@ impl core::fmt::Display for RankError {
                 "White is to move: only Black-to-move positions have a rank (flip the colours)",
             ),
             RankError::NotKCanonical => f.write_str(
-                "the king placement is not K-canonical (SPEC §3): rank the left-right mirror image",
+                "the king placement is not K-canonical (docs/METHOD.md §3): rank the left-right mirror image",
             ),
             RankError::WrongMaterial { expected, found } => write!(
                 f,

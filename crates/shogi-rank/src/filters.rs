@@ -1,9 +1,9 @@
-//! The cheap filters of SPEC §5, in order: mirror, piece placement, check.
+//! The cheap filters of docs/METHOD.md §5, in order: mirror, piece placement, check.
 
 use core::cmp::Ordering;
 use shogi_core::{Color, Game, PieceKind, Position};
 
-/// Which filter of SPEC §5 a position fails first, or that it passes all three.
+/// Which filter of docs/METHOD.md §5 a position fails first, or that it passes all three.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FilterOutcome {
     /// Dropped by the mirror filter: not canonical (White to move, or `Hflip(p) < p`).
@@ -16,13 +16,13 @@ pub enum FilterOutcome {
     Pass,
 }
 
-/// Compares two boards by the tuple order of SPEC §3: for each basic type in the order
+/// Compares two boards by the tuple order of docs/METHOD.md §3: for each basic type in the order
 /// King, Gold, Knight, Lance, Pawn, Silver, Rook, Bishop, the four sets (Black promoted,
 /// White promoted, Black unpromoted, White unpromoted), each compared as its ascending list
 /// of square indices (`x·H + y`), lexicographically, a proper prefix first. Hands and side to
 /// move are not compared.
 pub fn compare_boards<G: Game>(a: &Position<G>, b: &Position<G>) -> Ordering {
-    for kind in PieceKind::SPEC_ORDER {
+    for kind in PieceKind::PAPER_ORDER {
         for (color, promoted) in [
             (Color::Black, true),
             (Color::White, true),

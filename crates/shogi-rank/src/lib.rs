@@ -43,12 +43,12 @@ pub fn full_table<G: Game>() -> &'static RankTable<G> {
         .expect("the tables are keyed by their game's type")
 }
 
-/// The rank of a position in the full-material `P_K` of its game (SPEC §4.1).
+/// The rank of a position in the full-material `P_K` of its game (docs/METHOD.md §4.1).
 pub fn rank<G: Game>(pos: &Position<G>) -> Result<BigUint, RankError> {
     full_table::<G>().rank(pos)
 }
 
-/// The position of a rank in the full-material `P_K` of game `G` (SPEC §4.1).
+/// The position of a rank in the full-material `P_K` of game `G` (docs/METHOD.md §4.1).
 pub fn unrank<G: Game>(r: &BigUint) -> Result<Position<G>, RankError> {
     full_table::<G>().unrank(r)
 }

@@ -1,5 +1,5 @@
 //! The rank table: hand classes in the authors' order, their offsets, and the bijection
-//! between `[0, |P_K|)` and the K-canonical positions (SPEC §4.1).
+//! between `[0, |P_K|)` and the K-canonical positions (docs/METHOD.md §4.1).
 
 use crate::combin::{
     binom, binom_u128, div_rem_recip, rank_set, unrank_set, BINOM_RECIP, SMALL_RECIP,
@@ -14,7 +14,7 @@ use std::marker::PhantomData;
 
 /// The placements of `b` pieces of one type on `e` empty squares, split into the four
 /// groups (Black promoted, White promoted, Black unpromoted, White unpromoted): the splits
-/// in the nested-loop order of SPEC §4.1 (which is lexicographic in `(n0, n1, n2)`), each
+/// in the nested-loop order of docs/METHOD.md §4.1 (which is lexicographic in `(n0, n1, n2)`), each
 /// with its cumulative offset.
 #[derive(Clone, Debug)]
 struct SplitTable {
@@ -166,7 +166,7 @@ impl<G: Game> RankTable<G> {
         const {
             assert!(
                 G::WIDTH % 2 == 1,
-                "the king scheme of SPEC §4.1 needs an odd board width"
+                "the king scheme of docs/METHOD.md §4.1 needs an odd board width"
             )
         };
         let types = piece_types::<G>(material)?;
@@ -519,7 +519,7 @@ impl<G: Game> RankTable<G> {
     }
 }
 
-/// The four groups of a type: (colour, promoted) in the order of SPEC §4.1.
+/// The four groups of a type: (colour, promoted) in the order of docs/METHOD.md §4.1.
 const GROUPS: [(Color, bool); 4] = [
     (Color::Black, true),
     (Color::White, true),

@@ -1,4 +1,4 @@
-//! The exact sizes and the anchors of SPEC §1 and §4.1.
+//! The exact sizes and the anchors of docs/METHOD.md §1 and §4.1.
 
 use num_bigint::BigUint;
 use shogi_core::{Game, MiniShogi, Position, Relax, Shogi};

@@ -1,5 +1,5 @@
-//! Pass rates of the filters of SPEC §5 on uniform samples, against Table 1 of the paper
-//! (SPEC §1), within 4 standard errors.
+//! Pass rates of the filters of docs/METHOD.md §5 on uniform samples, against Table 1 of the paper
+//! (docs/METHOD.md §1), within 4 standard errors.
 
 use shogi_core::{Game, GameKind, MiniShogi, Shogi};
 use shogi_estimate::{paper, z_score};
@@ -57,13 +57,13 @@ fn filter_rates_1m() {
     check(rates::<MiniShogi>(1, 1_000_000, GameKind::Mini));
 }
 
-/// The board tuple of SPEC §3, built as plain lists: for King, Gold, Knight, Lance, Pawn,
+/// The board tuple of docs/METHOD.md §3, built as plain lists: for King, Gold, Knight, Lance, Pawn,
 /// Silver, Rook, Bishop the sorted squares of (Black promoted, White promoted, Black
 /// unpromoted, White unpromoted).
 fn tuple<G: Game>(p: &shogi_core::Position<G>) -> Vec<Vec<usize>> {
     use shogi_core::{Color, PieceKind};
     let mut out = Vec::new();
-    for kind in PieceKind::SPEC_ORDER {
+    for kind in PieceKind::PAPER_ORDER {
         for (color, promoted) in [
             (Color::Black, true),
             (Color::White, true),

@@ -1,11 +1,11 @@
-//! The stage verdict of SPEC §5/§7 for one position: the first filter it fails, or the
+//! The stage verdict of docs/METHOD.md §5/§7 for one position: the first filter it fails, or the
 //! search's verdict.
 
 use crate::search::{SearchOutcome, Searcher, Verdict};
 use shogi_core::{Game, Position};
 use shogi_rank::filters::{self, FilterOutcome};
 
-/// Where a position stops in the pipeline of SPEC §5 and §7.
+/// Where a position stops in the pipeline of docs/METHOD.md §5 and §7.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Stage {
     /// Not canonical: White to move, or the mirror image of the board is smaller
@@ -72,7 +72,7 @@ pub struct Classification<G: Game> {
     pub search: Option<SearchOutcome<G>>,
 }
 
-/// Runs the filters of SPEC §5 in order (canonical, placement, check: shogi-rank's
+/// Runs the filters of docs/METHOD.md §5 in order (canonical, placement, check: shogi-rank's
 /// [`filters::classify`]), then the search if every filter passed.
 pub fn classify<G: Game>(searcher: &mut Searcher<G>, pos: &Position<G>) -> Classification<G> {
     finish(searcher, pos, filters::classify(pos))

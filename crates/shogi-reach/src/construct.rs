@@ -1,7 +1,7 @@
 //! Games from the initial position to any KK position, and so to any certified target
 //! (issue 5).
 //!
-//! A search certificate ([`Certificate`]) starts at a KK position; SPEC §7 rests on every KK
+//! A search certificate ([`Certificate`]) starts at a KK position; docs/METHOD.md §7 rests on every KK
 //! position being reachable from the initial position. This module makes that concrete: it
 //! writes out an actual legal game for any KK position of the game's full material, so a
 //! certificate can be extended into a complete game from the initial position and checked by
@@ -10,7 +10,7 @@
 //! The construction has three parts, all with only the two kings on the board after the
 //! first:
 //!
-//! 1. a fixed opening line from the initial position to a KK position `K0` (SPEC §9: 44 plies
+//! 1. a fixed opening line from the initial position to a KK position `K0` (docs/METHOD.md §9: 44 plies
 //!    in Shogi, 18 in Mini Shogi), see [`opening_line`];
 //! 2. hand transfers, one piece at a time: the giving side drops the piece next to the other
 //!    king (and away from its own), the other king captures it. The dropped piece is never
@@ -27,7 +27,7 @@ use crate::Certificate;
 use shogi_core::{Color, Game, Material, MiniShogi, Move, PieceKind, Position, Shogi, Square};
 use std::collections::VecDeque;
 
-/// The Shogi line of SPEC §9 (the paper's Table A.1): the initial position to
+/// The Shogi line of docs/METHOD.md §9 (the paper's Table A.1): the initial position to
 /// `5k3/9/9/9/9/9/9/9/3K5 b RB2G2S2N2L9Prb2g2s2n2l9p 45`.
 const SHOGI_OPENING: [&str; 44] = [
     "7g7f", "8b3b", "8h3c", "3b3c", "2h3h", "3c3g", "3h3g", "2b9i+", "3g3a", "9i8i", "3a2a",
@@ -36,7 +36,7 @@ const SHOGI_OPENING: [&str; 44] = [
     "3h2i", "9c9a", "2i4g", "9a6a", "4g6i", "5i6i", "4b5b", "6a4a", "5b4a",
 ];
 
-/// The Mini Shogi line of SPEC §9: the initial position to `5/2K2/5/3k1/5 b RBGSPrbgsp 1`.
+/// The Mini Shogi line of docs/METHOD.md §9: the initial position to `5/2K2/5/3k1/5 b RBGSPrbgsp 1`.
 const MINI_OPENING: [&str; 18] = [
     "1e1b", "1a1b", "5d5c", "5a5c", "4e5d", "5c5d", "5e5d", "4a5b", "2e5b", "3a4b", "5b4c", "4b4c",
     "5d4c", "2a3b", "4c3b", "1b1c", "3e2d", "1c2d",
@@ -130,7 +130,7 @@ impl core::fmt::Display for ConstructError {
 
 impl std::error::Error for ConstructError {}
 
-/// The fixed opening of SPEC §9 from `Position::<G>::startpos()` to a KK position: 44 plies
+/// The fixed opening of docs/METHOD.md §9 from `Position::<G>::startpos()` to a KK position: 44 plies
 /// in Shogi, 18 in Mini Shogi. Each move is checked for legality while it is parsed.
 pub fn opening_line<G: Game>() -> Result<Vec<Move>, ConstructError> {
     // Compare the start positions, not the names: the line only makes sense from that start.

@@ -1,8 +1,8 @@
-//! The KK goal and the search heuristic `H = a*N + b*P + c*D` of SPEC §7.
+//! The KK goal and the search heuristic `H = a*N + b*P + c*D` of docs/METHOD.md §7.
 
 use shogi_core::{Color, Game, Piece, PieceKind, Position};
 
-/// The weights of `H = a*N + b*P + c*D` (SPEC §7): `N` counts the non-king pieces on the
+/// The weights of `H = a*N + b*P + c*D` (docs/METHOD.md §7): `N` counts the non-king pieces on the
 /// board, `P` the promoted ones, `D` their distances in ranks from their owner's zone.
 ///
 /// The search's open queue has a bucket for every value of `H` up to the largest it meets,
@@ -58,7 +58,7 @@ pub fn heuristic<G: Game>(pos: &Position<G>, w: Weights) -> u32 {
 }
 
 /// Whether only the two kings stand on the board (with both kings present). Every legal
-/// such position is a KK position of SPEC §7: legality keeps the kings apart.
+/// such position is a KK position of docs/METHOD.md §7: legality keeps the kings apart.
 pub fn is_kk<G: Game>(pos: &Position<G>) -> bool {
     pos.occupied().count() == 2
         && pos.king(Color::Black).is_some()

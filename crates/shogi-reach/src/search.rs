@@ -1,4 +1,4 @@
-//! Greedy best-first search backwards through `Prev1` to a KK position (SPEC §7).
+//! Greedy best-first search backwards through `Prev1` to a KK position (docs/METHOD.md §7).
 //!
 //! Nodes are stored compactly (a byte per square, the hands and the side to move, about a
 //! fifth of a [`Position`]), and a child is derived from its parent's compact form, Zobrist key

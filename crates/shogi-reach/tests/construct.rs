@@ -1,6 +1,6 @@
 //! Tests of the construction of games from the initial position to KK positions (issue 5):
 //! random KK targets of both games are replayed move by move with the legality-checked
-//! `play`, bad inputs give typed errors, and the fixed opening lines are the SPEC's.
+//! `play`, bad inputs give typed errors, and the fixed opening lines are those of docs/METHOD.md §9.
 
 use shogi_core::{
     Color, Game, MiniShogi, Move, Piece, PieceKind, Position, Relax, Setup, Shogi, Square,
@@ -203,7 +203,7 @@ fn kk_to_kk_with_reduced_material() {
         }
         assert_eq!(&p, to);
     }
-    // The SPEC's six-ply transfer: kings on 5e/1a, Black hands a piece to White.
+    // The six-ply transfer of docs/METHOD.md §9: kings on 5e/1a, Black hands a piece to White.
     let from = Position::<MiniShogi>::from_sfen("4k/5/5/5/K4 b S 1").unwrap();
     let to = Position::<MiniShogi>::from_sfen("4k/5/5/5/K4 b s 1").unwrap();
     let moves = kk_to_kk(&from, &to).unwrap();

@@ -1,4 +1,4 @@
-//! The search on uniformly sampled positions that pass the filters of SPEC §5: the reachable
+//! The search on uniformly sampled positions that pass the filters of docs/METHOD.md §5: the reachable
 //! fraction agrees with the paper's, and the unreachable ones die almost at once (Table 2).
 
 use shogi_core::{Game, GameKind, MiniShogi, Position, Shogi};

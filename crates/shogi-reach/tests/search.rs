@@ -1,4 +1,4 @@
-//! The backward search on positions known to be reachable (SPEC §9 lines, random legal
+//! The backward search on positions known to be reachable (docs/METHOD.md §9 lines, random legal
 //! games) and on positions known not to be, with every certificate replayed forwards.
 
 use shogi_core::{Game, MiniShogi, Move, MoveList, Position, Shogi};
@@ -30,13 +30,13 @@ fn assert_reachable<G: Game>(searcher: &mut Searcher<G>, pos: &Position<G>) -> S
     out
 }
 
-/// The positions along the SPEC §9 line of `G` (its text is checked against the SPEC in
+/// The positions along the docs/METHOD.md §9 line of `G` (its text is checked against docs/METHOD.md in
 /// tests/construct.rs), from the initial position to the KK position.
 fn line_positions<G: Game>() -> Vec<Position<G>> {
     let mut p = Position::<G>::startpos();
     let mut all = vec![p.clone()];
-    for m in opening_line::<G>().expect("the game has a SPEC line") {
-        p.play(m).expect("the SPEC line is legal");
+    for m in opening_line::<G>().expect("the game has a docs/METHOD.md §9 line") {
+        p.play(m).expect("the docs/METHOD.md §9 line is legal");
         all.push(p.clone());
     }
     all

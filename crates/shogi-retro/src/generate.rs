@@ -1,4 +1,4 @@
-//! Generation of the legal one-ply predecessors (SPEC §6).
+//! Generation of the legal one-ply predecessors (docs/METHOD.md §6).
 
 use crate::Unmove;
 use core::ops::ControlFlow;
@@ -11,7 +11,7 @@ use shogi_core::{
 pub type UnmoveList = Vec<Unmove>;
 
 /// Fills `out` (cleared first) with the unmoves leading to every legal predecessor of `pos`
-/// under `rules`: exactly the set `Prev1(pos)` of SPEC §6, each predecessor once.
+/// under `rules`: exactly the set `Prev1(pos)` of docs/METHOD.md §6, each predecessor once.
 pub fn unmoves<G: Game>(pos: &Position<G>, rules: Rules, out: &mut UnmoveList) {
     out.clear();
     let _ = for_each_unmove(pos, rules, |u| {

@@ -1,4 +1,4 @@
-//! One test per rule of SPEC §6, named after the rule it guards, for Shogi, Mini Shogi and
+//! One test per rule of docs/METHOD.md §6, named after the rule it guards, for Shogi, Mini Shogi and
 //! reduced material.
 
 use shogi_core::{
@@ -537,7 +537,7 @@ fn replay_game<G: Game>(moves: &str) -> Position<G> {
 
 #[test]
 fn paper_example_games_every_ply_has_its_predecessor() {
-    // SPEC §9: the paper's appendix game (44 plies to a KK position) and the Mini Shogi
+    // docs/METHOD.md §9: the paper's appendix game (44 plies to a KK position) and the Mini Shogi
     // line to a KK position and back.
     let p = replay_game::<Shogi>(
         "7g7f 8b3b 8h3c 3b3c 2h3h 3c3g 3h3g 2b9i+ 3g3a 9i8i 3a2a 8i6g 2a2c 6g7f 2c1c 7f8g \

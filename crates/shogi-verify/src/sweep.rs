@@ -1,4 +1,4 @@
-//! The completeness/soundness sweep of SPEC §6 over positions from random legal games.
+//! The completeness/soundness sweep of docs/METHOD.md §6 over positions from random legal games.
 //!
 //! For every position `p` visited:
 //! - **completeness**: for every legal move `m` of `p`, the unmove of `m` is among

@@ -1,4 +1,4 @@
-//! The exhaustive cross-check of SPEC §9 (last bullet) on small materials: every candidate of
+//! The exhaustive cross-check of docs/METHOD.md §9 (last bullet) on small materials: every candidate of
 //! `P_K` through the backward search, against a forward breadth-first search from every KK
 //! position, position by position (see `shogi_verify::exhaustive`).
 //!
@@ -32,7 +32,7 @@ fn light() -> CrossCheckOptions {
     }
 }
 
-/// The paper's reading of the drop-pawn-mate rule (SPEC §2).
+/// The paper's reading of the drop-pawn-mate rule (docs/METHOD.md §2).
 fn no_reply(options: CrossCheckOptions) -> CrossCheckOptions {
     CrossCheckOptions {
         search: SearchConfig {
@@ -45,7 +45,7 @@ fn no_reply(options: CrossCheckOptions) -> CrossCheckOptions {
     }
 }
 
-/// Runs the cross-check on the material given by its counts in the order of SPEC §3
+/// Runs the cross-check on the material given by its counts in the order of docs/METHOD.md §3
 /// (King, Gold, Knight, Lance, Pawn, Silver, Rook, Bishop), fails with the report on any
 /// mismatch, and compares `(|P_K|, forward closure, reachable ranks, canonical reachable
 /// ranks)` with `expected`.

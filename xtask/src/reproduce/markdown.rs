@@ -72,7 +72,7 @@ impl Document<'_> {
         let _ = writeln!(
             s,
             "The Monte Carlo estimate of the number of reachable positions of Shogi and Mini \
-             Shogi (SPEC §1, §5, §7, §8), run through the `shogi-estimate` library and set \
+             Shogi (docs/METHOD.md §1, §5, §7, §8), run through the `shogi-estimate` library and set \
              beside the published figures of Ishii & Tanaka. Every number below was measured \
              by the run that wrote this file.\n"
         );
@@ -378,13 +378,13 @@ impl Document<'_> {
             s,
             "## What the rows mean
 
-- **Table 1.** *samples drawn*: uniform ranks of the candidate space `P_K` (SPEC §4), sample
+- **Table 1.** *samples drawn*: uniform ranks of the candidate space `P_K` (docs/METHOD.md §4), sample
   `i` of a seed the same position on every machine. *pass mirror canonicalization*: the
   sample's mirror image does not come before it in the rank order, so each pair of mirror
   images is counted once (only positions with both kings on the centre file can fail). *pass piece placement*: no side has two unpromoted
   pawns on a file or a pawn, lance or knight where it can never move. *pass opponent king not
   in check*: the side not to move is not in check. *reachable*: the backward best-first search
-  reached a KK position (SPEC §7); the rest were proved unreachable (the search ran out of
+  reached a KK position (docs/METHOD.md §7); the rest were proved unreachable (the search ran out of
   predecessors). Each *rate* is of the previous row, so the rates are the conditional pass
   rates of the stages.
 - **z** is `(rate - paper rate) / sqrt(paper rate (1 - paper rate) / n)`, with `n` our
@@ -396,9 +396,9 @@ impl Document<'_> {
   `p̂ |P_K|` with mirror images identified (the paper's headline), and with mirror images
   distinct (each reachable sample counts 2, or 1 when its board is its own mirror image;
   the paper gives only ≈ 1.31e69 for Shogi). *3σ normal* is `p̂ ± 3 sqrt(p̂(1-p̂)/n)`
-  scaled by `|P_K|` (SPEC §8); *Wilson* is the Wilson score interval at z = 3, almost the same
+  scaled by `|P_K|` (docs/METHOD.md §8); *Wilson* is the Wilson score interval at z = 3, almost the same
   at these sample sizes. The paper's Shogi interval is the one its counts give,
-  6.5469e68 to 6.5531e68 (it prints 6.5506 ± 0.0033, a slip, SPEC §1).
+  6.5469e68 to 6.5531e68 (it prints 6.5506 ± 0.0033, a slip, docs/METHOD.md §1).
 - **Table 2.** For each sample proved unreachable, the largest number of plies the backward
   search traced back before every branch died (the start has depth 0, a position first
   generated from a parent gets the parent's depth + 1). *paper, scaled* is the paper's count
@@ -416,12 +416,12 @@ impl Document<'_> {
   the authors' definitions exactly, so the first three stage rates must agree within noise.
 - **Reachability verdicts do not depend on the search order** (there is no node limit, so
   the search is exhaustive when it fails), so the reachable rate must also agree within
-  noise. The drop-pawn-mate reading (SPEC §2) could in principle move a verdict; the paper
+  noise. The drop-pawn-mate reading (docs/METHOD.md §2) could in principle move a verdict; the paper
   found no sample where it mattered.
 - **Table 2 depends on the search order** (the heuristic's tie-breaks, the order
   predecessors are generated in, and this implementation's deferred un-captures), and for
   Mini Shogi the authors' code also added 10 to `H` when the kings are within Manhattan
-  distance 2 (SPEC §7). The depth reached before a dead end is therefore comparable in
+  distance 2 (docs/METHOD.md §7). The depth reached before a dead end is therefore comparable in
   distribution only: the row for 0 plies (no legal predecessor at all, independent of the
   order) should match the paper's share closely; the rare rows above it may differ by more
   than noise, and with fewer samples the deepest rows are often empty.

@@ -38,7 +38,7 @@ fn certificate_fault<G: Game>(
     }
 }
 
-/// The exhaustive cross-check of SPEC §9 for one material of game `G`; see the module docs.
+/// The exhaustive cross-check of docs/METHOD.md §9 for one material of game `G`; see the module docs.
 ///
 /// Every rank of `P_K` is unranked and classified: a position the mirror filter drops is
 /// searched directly (the search does not care about canonicity), so every candidate gets a

@@ -298,7 +298,7 @@ mod tests {
 
     #[test]
     fn kk_count_of_full_mini_shogi() {
-        // SPEC §7: 221,616 KK positions in Mini Shogi.
+        // docs/METHOD.md §7: 221,616 KK positions in Mini Shogi.
         let kk = kk_positions::<MiniShogi>(&MiniShogi::MATERIAL).unwrap();
         assert_eq!(kk.len(), 221_616);
         assert!(kk.iter().all(|p| p.is_valid() && is_kk(p)));

@@ -1,4 +1,4 @@
-//! The mutual reachability of the KK positions of a material (SPEC §7), on orbits.
+//! The mutual reachability of the KK positions of a material (docs/METHOD.md §7), on orbits.
 
 use super::codec::Codec;
 use super::forward::{closure, kk_positions, ForwardOptions, ReachableSet};
@@ -6,7 +6,7 @@ use super::keys::Keys;
 use super::ExhaustiveError;
 use shogi_core::{Color, Game, MoveList, Piece, PieceKind, Position, Relax, Setup, Square};
 
-/// Whether the KK positions of a material are mutually reachable (SPEC §7), as checked by
+/// Whether the KK positions of a material are mutually reachable (docs/METHOD.md §7), as checked by
 /// [`kk_connectivity`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KkConnectivity {
@@ -55,9 +55,9 @@ fn hub<G: Game>(codec: &Codec<G>) -> Position<G> {
         .expect("kings on opposite edges and the codec's material are a legal position")
 }
 
-/// Re-checks SPEC §7 for any game and material: the KK positions of `set`'s material are
+/// Re-checks docs/METHOD.md §7 for any game and material: the KK positions of `set`'s material are
 /// mutually reachable. `set` must be the forward closure of all of them
-/// ([`forward_reachable_with`]); `limit` bounds the keys each of the searches below stores.
+/// ([`forward_reachable_with`](super::forward_reachable_with)); `limit` bounds the keys each of the searches below stores.
 ///
 /// Everything runs on orbits under the mirror and the colour flip (a quarter of the work),
 /// which needs one more fact to lift back to positions. With `hub` a fixed KK position and

@@ -1,5 +1,5 @@
 //! Exhaustive cross-check of the backward search against a forward breadth-first search, on
-//! reduced material (SPEC §9, last bullet).
+//! reduced material (docs/METHOD.md §9, last bullet).
 //!
 //! For a small material (the two kings and a few other pieces) the set of reachable
 //! positions can be computed outright: start from every KK position of that material (both
@@ -8,7 +8,7 @@
 //! material (a capture only moves a piece to a hand), so the closure stays inside it.
 //!
 //! [`cross_check`] then walks the whole candidate space `P_K` of the material rank by rank
-//! and demands that the backward search ([`classify`], or [`Searcher::search`] for the
+//! and demands that the backward search ([`classify`](shogi_reach::classify), or [`Searcher::search`](shogi_reach::Searcher::search) for the
 //! positions the mirror filter drops) calls a position reachable exactly when the forward
 //! closure holds it, that every certificate replays, and, the other way round, that every
 //! K-canonical Black-to-move position of the closure has a rank. Everything runs on one

@@ -61,17 +61,17 @@ impl core::fmt::Display for Mismatch {
     }
 }
 
-/// How to run [`cross_check`].
+/// How to run [`cross_check`](super::cross_check).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CrossCheckOptions {
     /// The search configuration; its rules also drive the forward closure.
     pub search: SearchConfig,
-    /// Also check that the KK positions are mutually reachable ([`kk_connectivity`]: a
+    /// Also check that the KK positions are mutually reachable ([`kk_connectivity`](super::kk_connectivity): a
     /// forward and a backward search from one KK position, each about four times the work
     /// of the symmetric forward closure).
     pub kk_connectivity: bool,
     /// Check that the rules are symmetric while building the forward closure (see
-    /// [`ForwardOptions::verify_symmetry`]; four times the work of the closure).
+    /// [`ForwardOptions::verify_symmetry`](super::ForwardOptions::verify_symmetry); four times the work of the closure).
     pub verify_symmetry: bool,
     /// Most mismatches kept as examples (all are counted).
     pub max_examples: usize,
@@ -91,7 +91,7 @@ impl Default for CrossCheckOptions {
     }
 }
 
-/// The result of [`cross_check`] for one game and material.
+/// The result of [`cross_check`](super::cross_check) for one game and material.
 #[derive(Clone, Debug)]
 pub struct CrossCheckReport {
     /// The game's name (`shogi`, `mini`).
@@ -118,7 +118,7 @@ pub struct CrossCheckReport {
     pub forward_canonical: u64,
     /// Ranks whose position is in the forward closure.
     pub ranks_in_forward: u64,
-    /// The number of ranks stopping at each stage of [`classify`], indexed like
+    /// The number of ranks stopping at each stage of [`classify`](shogi_reach::classify), indexed like
     /// [`Stage::ALL`].
     pub stages: [u64; 6],
     /// Ranks the search (through `classify`, or directly for the mirror-dropped ones) calls
