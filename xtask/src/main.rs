@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod fuzz;
 mod perft;
 mod reach_exhaustive;
 mod reproduce;
@@ -51,6 +52,10 @@ enum Command {
     /// through the backward search against a forward search from every KK position, plus
     /// the KK mutual-reachability check of docs/METHOD.md §7.
     ReachExhaustive(reach_exhaustive::ReachExhaustiveArgs),
+    /// The libFuzzer targets of fuzz/ (SFEN, USI, unmoves, rank), one after the other, with
+    /// the executions of each: needs cargo-fuzz and a nightly or RUSTC_BOOTSTRAP=1 (see
+    /// fuzz/README.md). Not part of CI.
+    Fuzz(fuzz::FuzzArgs),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +69,7 @@ fn main() -> ExitCode {
         } => unmove_sweep(positions, seed, &game, no_reply),
         Command::ReproducePaper(args) => reproduce::run_reproduce(args),
         Command::ReachExhaustive(args) => reach_exhaustive::run(args),
+        Command::Fuzz(args) => fuzz::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
