@@ -2,15 +2,13 @@
 //! counters near `u64::MAX`, negative and huge numbers, a 100 kB argument. Each must give a
 //! clear error and a non-zero exit: never a panic (exit 101), never a hang, never a report.
 
+mod common;
+
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-/// Longest any of these commands may take; each needs well under a second.
-const GUARD: Duration = Duration::from_secs(120);
-
-/// Runs `shogi-count` with `args`, killing it past [`GUARD`]: (exit code, stdout, stderr).
+/// Runs `shogi-count` with `args`, killing it past [`common::HANG_GUARD`]: (exit code, stdout, stderr).
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
     let dir = std::env::temp_dir();
     let tag = format!("{}-{:?}", std::process::id(), std::thread::current().id());
@@ -27,17 +25,7 @@ fn run(args: &[&str]) -> (Option<i32>, String, String) {
         .stderr(std::fs::File::create(&e).unwrap())
         .spawn()
         .expect("the binary runs");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > GUARD {
-            let _ = child.kill();
-            panic!("shogi-count hangs on {:?}", short(args));
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let status = common::wait_or_fail(&mut child, &format!("{:?}", short(args)));
     let out = std::fs::read_to_string(&o).unwrap_or_default();
     let err = String::from_utf8_lossy(&std::fs::read(&e).unwrap()).into_owned();
     let _ = (std::fs::remove_file(&o), std::fs::remove_file(&e));

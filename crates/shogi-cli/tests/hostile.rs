@@ -7,17 +7,14 @@
 //! `invalid`, goes on with the others and exits 1 at the end: it must never call a position
 //! with too much material `reachable`. Positions at the material limit must still work.
 
+mod common;
+
 use serde_json::Value;
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
-
-/// Longest any of these commands may take. Each needs well under a second: this only
-/// catches a hang, it is no timing assertion.
-const GUARD: Duration = Duration::from_secs(120);
 
 /// What a run gave: the exit code (`None` if a signal ended it), stdout and stderr.
 struct Outcome {
@@ -38,7 +35,7 @@ fn os(args: &[&str]) -> Vec<OsString> {
 }
 
 /// Runs `shogi-count` with `args` and `stdin` (or no input at all), killing it past
-/// [`GUARD`] and failing. Output goes to files, so nothing needs draining while waiting;
+/// [`common::HANG_GUARD`] and failing. Output goes to files, so nothing needs draining while waiting;
 /// the input is written from another thread, so a large one cannot block the wait.
 fn spawn(args: &[OsString], stdin: Option<&[u8]>) -> Outcome {
     static N: AtomicUsize = AtomicUsize::new(0);
@@ -71,18 +68,7 @@ fn spawn(args: &[OsString], stdin: Option<&[u8]>) -> Outcome {
             let _ = pipe.write_all(&bytes);
         })
     });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > GUARD {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("shogi-count hangs on {:?}", short(args));
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let status = common::wait_or_fail(&mut child, &format!("{:?}", short(args)));
     if let Some(w) = writer {
         w.join().expect("the writer thread");
     }

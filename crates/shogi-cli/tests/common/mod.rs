@@ -1,7 +1,29 @@
 //! Running the `shogi-count` binary from the CLI tests.
 #![allow(dead_code)]
 
-use std::process::{Command, Output};
+use std::process::{Child, Command, ExitStatus, Output};
+use std::time::{Duration, Instant};
+
+/// How long a hostile input may keep the binary running before the test calls it a hang: a
+/// guard against hanging the suite, not a measurement (no test asserts a time).
+pub const HANG_GUARD: Duration = Duration::from_secs(120);
+
+/// Waits for `child`, killing it and failing the test if it outlives [`HANG_GUARD`]; `what`
+/// names the input in the failure.
+pub fn wait_or_fail(child: &mut Child, what: &str) -> ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().expect("the child can be waited for") {
+            return s;
+        }
+        if start.elapsed() > HANG_GUARD {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("shogi-count hangs on {what}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
 
 /// Runs `shogi-count` with `args`.
 pub fn shogi_count(args: &[&str]) -> Output {
