@@ -25,11 +25,11 @@ use svg::figure_svg;
 /// Default Shogi samples (a twelfth of the paper's): about 8.5 minutes on 2 idle cores
 /// (measured ~790,000 samples/s); the run that wrote docs/RESULTS.md, sharing the 2 cores
 /// with other builds and tests under `nice`, got 274,000 samples/s and took 24 minutes.
-/// Together with Mini Shogi the default run takes about 12 minutes on an idle 2-core
-/// machine and stayed under 30 (27.5) on a busy one.
+/// Together with Mini Shogi the default run took 21 min 40 s on a 2-core machine at load 2
+/// to 5 (docs/BENCHMARKS.md, end-to-end runs).
 const DEFAULT_SHOGI: u64 = 400_000_000;
-/// Default Mini Shogi samples: the paper's own sample size, about 3 minutes on 2 cores
-/// (~530,000 samples/s measured).
+/// Default Mini Shogi samples: the paper's own sample size (4 min 4 s, 410,600 samples/s,
+/// in the run recorded in docs/BENCHMARKS.md).
 const DEFAULT_MINI: u64 = 100_000_000;
 /// `--quick` sizes: a smoke test of a few seconds, still with thousands of reachable samples.
 const QUICK_SHOGI: u64 = 2_000_000;
