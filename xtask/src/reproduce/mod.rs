@@ -22,11 +22,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 use svg::figure_svg;
 
-/// Default Shogi samples (a twelfth of the paper's): about 8.5 minutes on 2 idle cores
-/// (measured ~790,000 samples/s); the run that wrote docs/RESULTS.md, sharing the 2 cores
-/// with other builds and tests under `nice`, got 274,000 samples/s and took 24 minutes.
-/// Together with Mini Shogi the default run took 21 min 40 s on a 2-core machine at load 2
-/// to 5 (docs/BENCHMARKS.md, end-to-end runs).
+/// Default Shogi samples (a twelfth of the paper's): 17 min 37 s (378,600 samples/s) in the
+/// run that wrote docs/RESULTS.md, on a 2-core machine at load 2 to 5; with Mini Shogi that
+/// run took 21 min 40 s (docs/BENCHMARKS.md, end-to-end runs).
 const DEFAULT_SHOGI: u64 = 400_000_000;
 /// Default Mini Shogi samples: the paper's own sample size (4 min 4 s, 410,600 samples/s,
 /// in the run recorded in docs/BENCHMARKS.md).
