@@ -72,6 +72,9 @@ impl Bitboard {
     /// are ignored (the field is public, so a caller can set them).
     #[inline(always)]
     pub const fn first(self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
         Square::from_index(self.0.trailing_zeros() as u8)
     }
 
@@ -92,14 +95,19 @@ impl Iterator for Bitboard {
     type Item = Square;
     #[inline(always)]
     fn next(&mut self) -> Option<Square> {
-        // An empty set has 128 trailing zeros, which is no square; so is any bit beyond the
-        // largest board, where iteration stops.
-        let sq = Square::from_index(self.0.trailing_zeros() as u8);
-        self.0 &= self.0.wrapping_sub(1);
-        if sq.is_none() {
-            self.0 = 0;
+        if self.0 == 0 {
+            return None;
         }
-        sq
+        let i = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        // A bit beyond the largest board is no square (the field is public, so a caller can
+        // set one): iteration stops there. The test is one predictable branch; going
+        // through `Square::from_index` measured 5% more instructions in perft.
+        if i as usize >= MAX_SQUARES {
+            self.0 = 0;
+            return None;
+        }
+        Some(Square::from_index_unchecked(i as u8))
     }
 
     #[inline]

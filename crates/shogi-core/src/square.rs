@@ -25,6 +25,13 @@ impl Square {
         }
     }
 
+    /// The square of a raw index the caller has checked to be below [`MAX_SQUARES`].
+    #[inline(always)]
+    pub(crate) const fn from_index_unchecked(index: u8) -> Square {
+        debug_assert!((index as usize) < MAX_SQUARES);
+        Square(index)
+    }
+
     /// The square with this raw index, if it lies on the board of game `G`.
     #[inline(always)]
     pub const fn from_index_in<G: Game>(index: u8) -> Option<Square> {
