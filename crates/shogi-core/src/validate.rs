@@ -87,18 +87,26 @@ impl<G: Game> Position<G> {
         let mut too_much = !self.by_kind(PieceKind::King).has_at_most(king_max);
         for kind in PieceKind::HAND {
             let max = G::MATERIAL.get(kind) as u32;
-            let held = self.hand(Color::Black).count(kind) as u32
-                + self.hand(Color::White).count(kind) as u32;
-            let on_board = match kind.promoted() {
-                Some(p) => self.by_kind(kind) | self.by_kind(p),
-                None => self.by_kind(kind),
-            };
+            let (on_board, held) = self.kind_material(kind);
             too_much |= held > max || !on_board.has_at_most(max - held.min(max));
         }
         if too_much {
             e |= PositionErrors::TOO_MUCH_MATERIAL;
         }
         e
+    }
+
+    /// The squares holding `kind` (a hand kind) in either form, and how many of it both
+    /// hands hold: what the material rule counts.
+    #[inline(always)]
+    fn kind_material(&self, kind: PieceKind) -> (crate::Bitboard, u32) {
+        let on_board = match kind.promoted() {
+            Some(p) => self.by_kind(kind) | self.by_kind(p),
+            None => self.by_kind(kind),
+        };
+        let held =
+            self.hand(Color::Black).count(kind) as u32 + self.hand(Color::White).count(kind) as u32;
+        (on_board, held)
     }
 
     /// Whether [`Position::validate`] finds nothing wrong.
@@ -143,14 +151,7 @@ pub(crate) fn describe<G: Game>(pos: &Position<G>, errors: PositionErrors) -> St
     if errors.contains(PositionErrors::TOO_MUCH_MATERIAL) {
         for kind in PieceKind::HAND {
             // Counted here in u32: `material()` saturates at 255, and a setup can hold more.
-            let on_board = match kind.promoted() {
-                Some(p) => pos.by_kind(kind) | pos.by_kind(p),
-                None => pos.by_kind(kind),
-            };
-            let held: u32 = Color::ALL
-                .iter()
-                .map(|&c| pos.hand(c).count(kind) as u32)
-                .sum();
+            let (on_board, held) = pos.kind_material(kind);
             let (n, max) = (on_board.count() + held, G::MATERIAL.get(kind) as u32);
             if n > max {
                 parts.push(format!(
