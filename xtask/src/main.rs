@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod fuzz;
+mod mate_bench;
 mod perft;
 mod reach_exhaustive;
 mod reproduce;
@@ -56,6 +57,11 @@ enum Command {
     /// the executions of each: needs cargo-fuzz and a nightly or RUSTC_BOOTSTRAP=1 (see
     /// fuzz/README.md). Not part of CI.
     Fuzz(fuzz::FuzzArgs),
+    /// The mate solver on testdata/mate's Shogi sets, one thread, side by side with
+    /// cshogi's DfPn (if `python3 -c "import cshogi"` works), the ablation without proof
+    /// pieces and superiority, and the pass-count cost of each defence set. Prints the
+    /// Markdown tables of docs/BENCHMARKS.md.
+    MateBench(mate_bench::MateBenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +76,7 @@ fn main() -> ExitCode {
         Command::ReproducePaper(args) => reproduce::run_reproduce(args),
         Command::ReachExhaustive(args) => reach_exhaustive::run(args),
         Command::Fuzz(args) => fuzz::run(args),
+        Command::MateBench(args) => mate_bench::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod estimate_cmds;
+mod inputs;
+mod mate_cmds;
 mod options;
 mod rank_cmds;
 mod reach_cmds;
@@ -56,6 +58,8 @@ enum Command {
     Reach(reach_cmds::ReachCommand),
     #[command(flatten)]
     Estimate(estimate_cmds::EstimateCommand),
+    #[command(flatten)]
+    Mate(mate_cmds::MateCommand),
 }
 
 fn main() -> ExitCode {
@@ -75,6 +79,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Retro(cmd) => retro_cmds::run(cmd),
         Command::Reach(cmd) => reach_cmds::run(cmd),
         Command::Estimate(cmd) => estimate_cmds::run_command(cmd),
+        Command::Mate(cmd) => mate_cmds::run(cmd),
         Command::Perft {
             sfen,
             game,

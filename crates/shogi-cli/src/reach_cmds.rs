@@ -9,7 +9,7 @@ use shogi_reach::{
     classify, classify_legal, game_to, Certificate, Limits, SearchConfig, SearchStats, Searcher,
     Stage, Verdict, Weights,
 };
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 /// The subcommands over the backward search.
 #[derive(Subcommand)]
@@ -222,11 +222,7 @@ fn run_classify(json: bool, config: SearchConfig, sfens: Vec<String>) -> Result<
     let mut invalid = 0u64;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut one = |what: &str, n: usize, line: &str| -> Result<(), String> {
-        let sfen = line.trim();
-        if sfen.is_empty() {
-            return Ok(());
-        }
+    let mut one = |what: &str, n: usize, sfen: &str| -> Result<(), String> {
         match searchers.classify(sfen) {
             Ok(r) => {
                 if let Some(i) = Stage::ALL.iter().position(|&s| s == r.stage) {
@@ -244,26 +240,7 @@ fn run_classify(json: bool, config: SearchConfig, sfens: Vec<String>) -> Result<
         }
         .map_err(|e| format!("writing the output: {e}"))
     };
-    if sfens.is_empty() {
-        // Bytes, not `lines()`: a line that is not UTF-8 is one invalid input, not the end
-        // of the stream.
-        let mut input = std::io::stdin().lock();
-        let mut buf = Vec::new();
-        for n in 1.. {
-            buf.clear();
-            let read = input
-                .read_until(b'\n', &mut buf)
-                .map_err(|e| format!("reading standard input: {e}"))?;
-            if read == 0 {
-                break;
-            }
-            one("line", n, &String::from_utf8_lossy(&buf))?;
-        }
-    } else {
-        for (i, s) in sfens.iter().enumerate() {
-            one("argument", i + 1, s)?;
-        }
-    }
+    crate::inputs::for_each(&sfens, |what, n, line| one(what, n, line))?;
     let summary: Vec<String> = Stage::ALL
         .iter()
         .zip(counts)

@@ -292,6 +292,10 @@ fn invalid_utf8_arguments_are_refused_by_every_command() {
         vec!["classify".into(), "--json".into(), g.clone()],
         vec!["classify".into(), KK_SHOGI.into(), g.clone()],
         vec!["classify".into(), "--max-expanded".into(), g.clone()],
+        vec!["mate".into(), "--nodes".into(), g.clone()],
+        vec!["mate".into(), "--defender-hand".into(), g.clone()],
+        vec!["pass-count".into(), "--defense".into(), g.clone()],
+        vec!["pass-count".into(), "--max-passes".into(), g.clone()],
         vec!["reach".into(), g.clone()],
         vec!["reach".into(), "--from-start".into(), g.clone()],
         vec![
@@ -398,6 +402,9 @@ fn hundred_kilobyte_arguments_are_refused_by_every_command() {
     );
     refused(&["count", "--game", &big[1]], &["invalid value"]);
     refused(&["classify", "--max-expanded", &digits, KK_SHOGI], &[]);
+    refused(&["mate", "--nodes", &digits, KK_SHOGI], &[]);
+    refused(&["mate", "--table-mb", &digits, KK_SHOGI], &[]);
+    refused(&["pass-count", "--max-passes", &digits, KK_SHOGI], &[]);
     refused(&["reach", "--max-nodes", &digits, KK_SHOGI], &[]);
     refused(&["reach", "--weights", &digits, KK_SHOGI], &["A,B,C"]);
 }
@@ -577,6 +584,16 @@ fn positions_with_wrong_kings_or_too_much_material_are_refused_by_every_command(
         refused(&["unmoves", "--moves", sfen], &with_illegal);
         refused(&["reach", sfen], &with_illegal);
         refused(&["reach", "--from-start", sfen], &with_illegal);
+        // `mate` and `pass-count`: an `invalid` line naming the problem, exit code 1.
+        for cmd in ["mate", "pass-count"] {
+            let o = spawn(&os(&[cmd, "--json", sfen]), None);
+            assert_eq!(o.code, Some(1), "{cmd} {sfen}");
+            let v: Value = serde_json::from_str(o.out.trim()).expect("one JSON line");
+            assert_eq!(v["verdict"], "invalid", "{cmd} {sfen}");
+            for n in &needles {
+                assert!(o.err.contains(n), "{cmd} {sfen}: no `{n}` in {}", o.err);
+            }
+        }
         // `classify`: `invalid`, never `reachable`, whether alone, among valid positions,
         // as arguments or on standard input; the reason is in the JSON and on stderr.
         assert_eq!(classify_args(&[sfen]), ["invalid"], "{sfen}");

@@ -168,6 +168,55 @@ impl MoveSink for ListSink<'_> {
     }
 }
 
+/// Keeps only the moves that give check: a destination from which the moved (or
+/// promoted, or dropped) piece attacks the enemy king, or any destination off the line of a
+/// piece whose leaving uncovers one of the mover's sliders.
+struct CheckSink<'a> {
+    list: &'a mut MoveList,
+    /// `checks[kind]`: the squares from which a piece of the mover's `kind` attacks the
+    /// enemy king (the enemy's same kind attacks them from the king).
+    checks: [Bitboard; PieceKind::COUNT],
+    /// Pieces of the mover that alone block one of its sliders from the enemy king.
+    discoverers: Bitboard,
+    /// The line through the enemy king and each square (for discovered checks).
+    king_lines: &'static [Bitboard; crate::tables::MAX_SQUARES],
+}
+
+impl MoveSink for CheckSink<'_> {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, kind: PieceKind, to: Bitboard, ex: &Expand) -> bool {
+        let (plain, promo) = ex.split(from, kind, to);
+        let uncovered = if self.discoverers.has(from) {
+            !self.king_lines[from.index()]
+        } else {
+            Bitboard::EMPTY
+        };
+        let promoted = kind.promoted().unwrap_or(kind);
+        for to in promo & (self.checks[promoted.index()] | uncovered) {
+            self.list.push(Move::Normal {
+                from,
+                to,
+                promote: true,
+            });
+        }
+        for to in plain & (self.checks[kind.index()] | uncovered) {
+            self.list.push(Move::Normal {
+                from,
+                to,
+                promote: false,
+            });
+        }
+        false
+    }
+    #[inline(always)]
+    fn drops(&mut self, kind: PieceKind, to: Bitboard) -> bool {
+        for to in to & self.checks[kind.index()] {
+            self.list.push(Move::Drop { kind, to });
+        }
+        false
+    }
+}
+
 struct CountSink(u64);
 
 impl MoveSink for CountSink {
@@ -207,6 +256,32 @@ impl<G: Game> Position<G> {
     /// Appends every legal move under `rules` to `list`.
     pub fn legal_moves_with(&self, rules: Rules, list: &mut MoveList) {
         self.generate(rules, &mut ListSink(list));
+    }
+
+    /// Appends every legal move (usual rules) that gives check to `list`: what a mate
+    /// search's attacker may play. Cheaper than filtering [`Position::legal_moves`], since
+    /// only destinations that attack the enemy king (or uncover an attack) are listed.
+    /// Nothing is appended when the opponent has no king.
+    pub fn legal_checks(&self, list: &mut MoveList) {
+        let us = self.side_to_move();
+        let them = !us;
+        let Some(king) = self.king(them) else {
+            return;
+        };
+        let occ = self.occupied();
+        let mut checks = [Bitboard::EMPTY; PieceKind::COUNT];
+        for kind in PieceKind::ALL {
+            if kind != PieceKind::King {
+                checks[kind.index()] = attacks::<G>(them, kind, king, occ);
+            }
+        }
+        let mut sink = CheckSink {
+            list,
+            checks,
+            discoverers: self.blockers_to(king, them) & self.by_color(us),
+            king_lines: &G::tables().line[king.index()],
+        };
+        self.generate(Rules::default(), &mut sink);
     }
 
     /// The legal moves (usual rules) as a new list.

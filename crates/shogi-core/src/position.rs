@@ -9,7 +9,9 @@ use core::marker::PhantomData;
 /// move number, which takes no part in equality or hashing.
 ///
 /// A `Position` is valid by construction: each side has exactly one king and no kind has
-/// more pieces (board and hands together) than the game has. Positions come from
+/// more pieces (board and hands together) than the game has; the one exception, asked for
+/// with [`crate::Relax::ATTACKER_WITHOUT_KING`], is a mate problem whose attacker has no
+/// king (it never gets one, and is never in check). Positions come from
 /// [`crate::Setup::into_position`] (SFEN text goes through it too), from
 /// [`Position::startpos`], and from moves and unmoves, which keep both rules. A position
 /// may still break the rules its setup was allowed to ([`crate::Relax`]: two pawns, dead
@@ -297,6 +299,34 @@ impl<G: Game> Position<G> {
         self.key = self
             .key
             .wrapping_sub(G::tables().zobrist_hand[color.index()][kind.index()]);
+    }
+
+    /// The Zobrist key of the board and side to move alone, leaving both hands out: the
+    /// key under which a mate search stores positions that differ only in the hands, so
+    /// that it can compare hands by superiority (`shogi-mate`).
+    #[inline]
+    pub fn board_key(&self) -> u64 {
+        let t = G::tables();
+        let mut key = self.key;
+        for c in Color::ALL {
+            for (k, &n) in self.hands[c.index()].0.iter().enumerate() {
+                key = key.wrapping_sub(t.zobrist_hand[c.index()][k].wrapping_mul(n as u64));
+            }
+        }
+        key
+    }
+
+    /// Passes: the other side is to move and nothing else changes. A pass is no move of
+    /// Shogi; the possible pass count of a threat search (`shogi-mate`) assumes one. Refused
+    /// (returns `false`, changing nothing) when the side to move is in check, since passing
+    /// would leave its king en prise.
+    pub fn play_pass(&mut self) -> bool {
+        if self.in_check(self.side) {
+            return false;
+        }
+        self.flip_side();
+        self.move_number = self.move_number.saturating_add(1);
+        true
     }
 
     /// The Zobrist key computed from scratch (the incremental one must always equal it).
@@ -619,7 +649,7 @@ impl<G: Game> Position<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{MiniShogi, Shogi};
+    use crate::{MiniShogi, Setup, Shogi};
     // The tests' one generator (see shogi-verify's rng module; a unit test cannot use that
     // crate, which depends on this one).
     use chacha20::ChaCha8Rng;
@@ -682,6 +712,63 @@ mod tests {
     #[test]
     fn from_board_equals_put_mini() {
         from_board_equals_put::<MiniShogi>();
+    }
+
+    /// The board key ignores the hands and nothing else: positions that differ only in
+    /// their hands share it, a move or the side to move changes it.
+    #[test]
+    fn board_key_leaves_out_the_hands_only() {
+        let a = Position::<Shogi>::from_sfen(
+            "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42",
+        )
+        .expect("legal");
+        let b = Position::<Shogi>::from_sfen(
+            "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w Rbg3p 42",
+        )
+        .expect("legal");
+        assert_ne!(a.key(), b.key());
+        assert_eq!(a.board_key(), b.board_key());
+        let mut c = a.clone();
+        c.play_usi("B*5g").expect("legal drop");
+        assert_ne!(c.board_key(), a.board_key());
+        let mut empty_hands = Setup::from(a.clone());
+        for color in Color::ALL {
+            for kind in PieceKind::HAND {
+                empty_hands.set_hand(color, kind, 0);
+            }
+        }
+        let bare = Position::<Shogi>::from_board_unchecked(
+            &(0..81)
+                .map(|i| empty_hands.piece_at(Square::from_index(i).expect("on the board")))
+                .collect::<Vec<_>>(),
+            [Hand::EMPTY; 2],
+            Color::White,
+        )
+        .expect("81 squares");
+        assert_eq!(a.board_key(), bare.key());
+    }
+
+    /// A pass flips the side to move and nothing else, and is refused in check.
+    #[test]
+    fn pass_flips_the_side_and_is_refused_in_check() {
+        let mut p = Position::<Shogi>::startpos();
+        let before = p.clone();
+        assert!(p.play_pass());
+        assert_eq!(p.side_to_move(), Color::White);
+        assert_eq!(
+            p.board_key(),
+            before
+                .board_key()
+                .wrapping_add(Shogi::tables().zobrist_side)
+        );
+        assert_eq!(p.key(), p.compute_key());
+        assert!(p.play_pass());
+        assert_eq!(p, before);
+        let mut checked = Position::<Shogi>::from_sfen("4k4/4R4/9/9/9/9/9/9/4K4 w - 1")
+            .expect("legal: White to move in check");
+        let snapshot = checked.clone();
+        assert!(!checked.play_pass());
+        assert_eq!(checked, snapshot);
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! Setups: positions as written, before the rules are checked, and the one way from a setup
 //! to a [`Position`].
 //!
-//! A [`Position`] is valid by construction: each side has exactly one king and no kind has
-//! more pieces (board and hands together) than the game has. Move generation, unmoves,
-//! ranking and the search rely on that; the move list's capacity ([`crate::MAX_MOVES`]) is
-//! proved from it. Anything else (SFEN text, a board filled square by square, an unranked
-//! number) is a [`Setup`] first, and [`Setup::into_position`] checks it, reporting every
-//! broken rule at once. Three rules may be relaxed on request ([`Relax`]): the candidate
-//! space of the estimate contains positions that break them, and the filters count them.
+//! A [`Position`] is valid by construction: each side has exactly one king (a mate
+//! problem's attacker may have none, on request) and no kind has more pieces (board and
+//! hands together) than the game has. Move generation, unmoves, ranking and the search
+//! rely on that; the move list's capacity ([`crate::MAX_MOVES`]) is proved from it.
+//! Anything else (SFEN text, a board filled square by square, an unranked number) is a
+//! [`Setup`] first, and [`Setup::into_position`] checks it, reporting every broken rule at
+//! once. Three rules may be relaxed on request ([`Relax`]): the candidate space of the
+//! estimate contains positions that break them, and the filters count them. A fourth,
+//! [`Relax::ATTACKER_WITHOUT_KING`], is for mate problems only.
 
 use crate::validate::describe;
 use crate::{Color, Game, Hand, Material, Piece, PieceKind, Position, PositionErrors, Square};
@@ -15,7 +17,8 @@ use bitflags::bitflags;
 
 bitflags! {
     /// Rules that [`Setup::into_position`] may be asked not to enforce, in the spirit of
-    /// shakmaty's `ignore_*` options. The kings and the material can never be relaxed.
+    /// shakmaty's `ignore_*` options. The material and the defender's king can never be
+    /// relaxed, nor a second king of a side.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
     pub struct Relax: u8 {
         /// Allow two unpromoted pawns of one side on a file.
@@ -30,6 +33,11 @@ bitflags! {
         /// Everything that may be relaxed: what remains are the rules of the candidate space
         /// (one king each, no more material than the game has; docs/METHOD.md §4).
         const CANDIDATE = Self::PLACEMENT.bits() | Self::OPPONENT_IN_CHECK.bits();
+        /// Allow the side to move to have no king, as mate problems leave out the
+        /// attacker's (the side not to move must still have one). Such a position lies
+        /// outside every candidate space: the counting crates refuse it. Its side without
+        /// a king is never in check and has no pins, and keeps no king after any move.
+        const ATTACKER_WITHOUT_KING = 1 << 3;
     }
 }
 
@@ -194,6 +202,19 @@ impl<G: Game> Setup<G> {
     #[inline(always)]
     pub fn into_position(self, relax: Relax) -> Result<Position<G>, IllegalPosition> {
         let mut errors = self.0.essential_errors();
+        if relax.contains(Relax::ATTACKER_WITHOUT_KING)
+            && self
+                .0
+                .pieces(self.0.side_to_move(), PieceKind::King)
+                .is_empty()
+            && self
+                .0
+                .pieces(!self.0.side_to_move(), PieceKind::King)
+                .count()
+                == 1
+        {
+            errors.remove(PositionErrors::MISSING_KING);
+        }
         let strict = !relax.errors();
         if strict.intersects(PositionErrors::PLACEMENT) {
             errors |= self.0.placement_errors();

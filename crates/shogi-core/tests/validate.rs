@@ -1,7 +1,7 @@
 //! Validation reports each rule of docs/METHOD.md §5 that a position breaks, and only those.
 
 use shogi_core::{
-    AnyPosition, MiniShogi, Position, PositionErrors as E, Relax, Setup, SfenError, Shogi,
+    AnyPosition, Color, MiniShogi, Position, PositionErrors as E, Relax, Setup, SfenError, Shogi,
 };
 
 fn shogi(sfen: &str) -> E {
@@ -153,4 +153,39 @@ fn each_relaxable_rule_is_refused_unless_relaxed() {
     ] {
         assert!(e.to_string().contains(part), "{e}");
     }
+}
+
+/// Mate problems leave out the attacker's king: allowed on request for the side to move
+/// only, never for the defender or for both sides, and such a position plays on (its
+/// kingless side is never in check) but is refused by the strict reader.
+#[test]
+fn only_the_side_to_move_may_lack_a_king_and_only_on_request() {
+    let problem = "7+P1/5R1s1/6ks1/9/5L1p1/9/9/9/9 b R2b4g2s4n3l16p 1";
+    assert_eq!(refused(problem, Relax::CANDIDATE), E::MISSING_KING);
+    let err = Position::<Shogi>::from_sfen_with(problem, Relax::CANDIDATE)
+        .expect_err("strict about kings");
+    assert!(err.to_string().contains("Black has no king"), "{err}");
+    let pos = Position::<Shogi>::from_sfen_with(problem, Relax::ATTACKER_WITHOUT_KING)
+        .expect("the attacker may lack its king");
+    assert_eq!(pos.king(Color::Black), None);
+    assert!(!pos.in_check(Color::Black));
+    assert!(pos.count_moves() > 0);
+    for mv in pos.moves() {
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        // White's replies never include capturing a king that is not there.
+        assert!(next.count_moves() <= shogi_core::MAX_MOVES as u64);
+        assert_eq!(next.king(Color::Black), None);
+    }
+    // The defender (White, not to move) must have its king; so must both when White moves.
+    let no_defender = "9/9/9/9/9/9/9/9/4K4 b - 1";
+    let err = Position::<Shogi>::from_sfen_with(no_defender, Relax::ATTACKER_WITHOUT_KING)
+        .expect_err("the defender's king is required");
+    assert!(err.to_string().contains("White has no king"), "{err}");
+    let white_to_move = "7+P1/5R1s1/6ks1/9/5L1p1/9/9/9/9 w R2b4g2s4n3l16p 1";
+    assert!(
+        Position::<Shogi>::from_sfen_with(white_to_move, Relax::ATTACKER_WITHOUT_KING).is_err()
+    );
+    let neither = "9/9/9/9/9/9/9/9/9 b - 1";
+    assert!(Position::<Shogi>::from_sfen_with(neither, Relax::all()).is_err());
 }

@@ -1,0 +1,444 @@
+//! `mate` and `pass-count`: the checkmate search and the possible pass count of
+//! docs/METHOD.md §11–§13, for positions given as arguments or one a line on standard input.
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use shogi_core::{AnyPosition, Game, MiniShogi, Relax, Shogi};
+use shogi_mate::{
+    DefenderHand, Defense, MateOptions, MateResult, PassOptions, PassResult, PassSolver,
+    PassVerdict, Solver,
+};
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// The subcommands over the mate search.
+#[derive(Subcommand)]
+pub enum MateCommand {
+    /// Search each position for a checkmate by its side to move (docs/METHOD.md §11–§12).
+    ///
+    /// The attacker is the side to move and may only check; the defender's hand is, by
+    /// default, everything neither on the board nor in the attacker's hand (the usual
+    /// convention of mate problems; --defender-hand sfen keeps the SFEN's).
+    ///
+    /// Output, one line per position in input order: `<verdict> <plies> <nodes> <sfen>
+    /// <moves...>`, separated by single spaces: the verdict `mate`, `no-mate`, `unknown`
+    /// (a limit stopped the search) or `invalid` (no legal position), the length of the
+    /// mating line in plies (`-` unless mate), the nodes searched, the input SFEN as
+    /// given, and for a mate the line as USI moves: the attacker's checks and the
+    /// defender's longest resistance found in the proof. Every line printed has been
+    /// replayed: each attacker move checks and the last position is checkmate. With
+    /// --json, one JSON object per line: sfen, verdict, plies (null unless mate), moves
+    /// (USI list, empty unless mate), nodes, and game, pieces (the proof pieces of a
+    /// mate, the disproof pieces of a no-mate), exact_hits, superior_hits, table_fill.
+    ///
+    /// A line that is no legal position is reported on standard error as well, the
+    /// other positions are still searched, and the exit code is 1 at the end.
+    Mate {
+        /// Print one JSON object per position.
+        #[arg(long)]
+        json: bool,
+        /// Give up on a position (verdict `unknown`) after N nodes.
+        #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+        nodes: u64,
+        #[command(flatten)]
+        common: CommonArgs,
+        /// Answer look-ups by exact hands only, without proof and disproof pieces (the
+        /// ablation of docs/BENCHMARKS.md; slower, same verdicts).
+        #[arg(long)]
+        no_superiority: bool,
+        /// The positions (the game of each follows from its number of ranks). Without
+        /// any, one SFEN per line is read from standard input, blank lines skipped.
+        sfens: Vec<String>,
+    },
+    /// Compute the possible pass count of each position for its side to move
+    /// (docs/METHOD.md §13): how many free moves (passes) the defender can be given
+    /// before the attacker forces mate. 0 is a mate; 1 with `--defense none` a
+    /// threatmate (a quiet move after which a pass loses to mate).
+    ///
+    /// Counts 0, 1, … up to --max-passes are tried in turn. Output, one line per
+    /// position in input order: `<verdict> <passes> <nodes> <sfen> <move>`: the verdict
+    /// `proved`, `pass-limit` (every count up to the limit refuted), `unknown` (a limit
+    /// stopped the search) or `invalid`, the count (`-` unless proved), the nodes
+    /// searched, the SFEN as given, and the attacker's first move of the proof (`-`
+    /// unless proved). With --json, one JSON object per line: sfen, defense, verdict,
+    /// passes (null unless proved), move (null unless proved), nodes, and game.
+    PassCount {
+        /// Print one JSON object per position.
+        #[arg(long)]
+        json: bool,
+        /// The defender's moves considered besides the pass after a quiet attacker move:
+        /// none (threatmate), takeback (recaptures of the piece just moved), all
+        /// (brinkmate).
+        #[arg(long, value_enum, default_value_t = Defense::None)]
+        defense: Defense,
+        /// The largest count tried.
+        #[arg(long, value_name = "K", default_value_t = 3)]
+        max_passes: u32,
+        /// Give up on a position (verdict `unknown`) after N nodes, all counts together.
+        #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+        nodes: u64,
+        #[command(flatten)]
+        common: CommonArgs,
+        /// The positions; without any, one SFEN per line from standard input.
+        sfens: Vec<String>,
+    },
+}
+
+/// Options shared by `mate` and `pass-count`.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct CommonArgs {
+    /// Spread the positions over T threads (default: every core). Each thread has its
+    /// own table, cleared for every position, so the answer for a position does not
+    /// depend on T.
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// Which hand the defender holds: rest (everything not on the board and not in the
+    /// attacker's hand) or sfen (the SFEN's).
+    #[arg(long, value_enum, default_value_t = DefenderHand::Rest)]
+    defender_hand: DefenderHand,
+    /// Transposition table size per thread, in MiB (32-byte entries).
+    #[arg(long, value_name = "MIB", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..=65536))]
+    table_mb: u64,
+    /// The longest line searched, in plies.
+    #[arg(long, value_name = "PLIES", default_value_t = 255,
+          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    max_depth: u32,
+}
+
+impl CommonArgs {
+    fn table_entries(self) -> usize {
+        (self.table_mb as usize).saturating_mul((1 << 20) / 32)
+    }
+
+    fn threads(self) -> usize {
+        self.threads
+            .filter(|&t| t > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+}
+
+/// Runs one of the subcommands; the error text goes to standard error.
+pub fn run(cmd: MateCommand) -> Result<(), String> {
+    match cmd {
+        MateCommand::Mate {
+            json,
+            nodes,
+            common,
+            no_superiority,
+            sfens,
+        } => {
+            let opts = MateOptions {
+                max_nodes: nodes,
+                table_entries: common.table_entries(),
+                max_depth: common.max_depth,
+                defender_hand: common.defender_hand,
+                superiority: !no_superiority,
+            };
+            let inputs = crate::inputs::collect(&sfens)?;
+            let worker = move || MateWorker {
+                opts,
+                shogi: None,
+                mini: None,
+            };
+            run_parallel(&inputs, common.threads(), worker, json)
+        }
+        MateCommand::PassCount {
+            json,
+            defense,
+            max_passes,
+            nodes,
+            common,
+            sfens,
+        } => {
+            let opts = PassOptions {
+                defense,
+                max_passes,
+                max_nodes: nodes,
+                table_entries: common.table_entries(),
+                max_depth: common.max_depth,
+                defender_hand: common.defender_hand,
+            };
+            let inputs = crate::inputs::collect(&sfens)?;
+            let worker = move || PassWorker {
+                opts,
+                shogi: None,
+                mini: None,
+            };
+            run_parallel(&inputs, common.threads(), worker, json)
+        }
+    }
+}
+
+/// Solves one position to one output line; each thread owns one.
+trait Worker {
+    /// The text or JSON line for a legal position, or why the SFEN is none.
+    fn line(&mut self, sfen: &str, json: bool) -> Result<String, String>;
+    /// The line for an input that is no legal position.
+    fn invalid(&self, sfen: &str, error: &str, json: bool) -> String;
+}
+
+/// Solves `inputs` on `threads` threads, printing each line as soon as the lines before
+/// it are printed, so the output is in input order whatever the thread count.
+fn run_parallel<W: Worker>(
+    inputs: &[crate::inputs::Input],
+    threads: usize,
+    make: impl Fn() -> W + Sync,
+    json: bool,
+) -> Result<(), String> {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, Result<String, String>)>();
+    let threads = threads.clamp(1, inputs.len().max(1));
+    let mut invalid = 0u64;
+    let written = std::thread::scope(|scope| -> Result<(), String> {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, make) = (&next, &make);
+            // Deep lines recurse deeply: a thread stack of 256 MiB (reserved, not
+            // committed) leaves room for the longest lines --max-depth allows.
+            std::thread::Builder::new()
+                .stack_size(256 << 20)
+                .spawn_scoped(scope, move || {
+                    let mut worker = make();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(input) = inputs.get(i) else { break };
+                        let line = worker.line(&input.sfen, json);
+                        if tx.send((i, line)).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .map_err(|e| format!("starting a thread: {e}"))?;
+        }
+        drop(tx);
+        // Solvers are made on first use, so this worker costs nothing.
+        let reporter = make();
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        let mut pending = std::collections::BTreeMap::new();
+        let mut printed = 0;
+        for (i, line) in rx {
+            pending.insert(i, line);
+            while let Some(line) = pending.remove(&printed) {
+                let input = &inputs[printed];
+                let text = line.unwrap_or_else(|e| {
+                    invalid += 1;
+                    eprintln!("shogi-count: {} {}: {e}", input.what, input.n);
+                    reporter.invalid(&input.sfen, &e, json)
+                });
+                writeln!(out, "{text}").map_err(|e| format!("writing the output: {e}"))?;
+                printed += 1;
+            }
+        }
+        Ok(())
+    });
+    written?;
+    if invalid > 0 {
+        return Err(format!("{invalid} invalid input(s)"));
+    }
+    Ok(())
+}
+
+struct MateWorker {
+    opts: MateOptions,
+    shogi: Option<Solver<Shogi>>,
+    mini: Option<Solver<MiniShogi>>,
+}
+
+/// One line of `mate --json`.
+#[derive(Serialize)]
+struct MateLine<'a> {
+    sfen: &'a str,
+    game: &'static str,
+    verdict: &'static str,
+    plies: Option<usize>,
+    moves: Vec<String>,
+    nodes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pieces: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    exact_hits: u64,
+    superior_hits: u64,
+    table_fill: f64,
+}
+
+impl Worker for MateWorker {
+    fn line(&mut self, sfen: &str, json: bool) -> Result<String, String> {
+        let opts = self.opts;
+        Ok(
+            match AnyPosition::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING)
+                .map_err(|e| e.to_string())?
+            {
+                AnyPosition::Shogi(p) => {
+                    let r = self
+                        .shogi
+                        .get_or_insert_with(|| Solver::new(opts))
+                        .solve(&p);
+                    mate_line(sfen, "shogi", &r, usi::<Shogi>(&r), json)
+                }
+                AnyPosition::Mini(p) => {
+                    let r = self.mini.get_or_insert_with(|| Solver::new(opts)).solve(&p);
+                    mate_line(sfen, "mini", &r, usi::<MiniShogi>(&r), json)
+                }
+            },
+        )
+    }
+
+    fn invalid(&self, sfen: &str, error: &str, json: bool) -> String {
+        if !json {
+            return format!("invalid - 0 {sfen}");
+        }
+        let line = MateLine {
+            sfen,
+            game: "",
+            verdict: "invalid",
+            plies: None,
+            moves: Vec::new(),
+            nodes: 0,
+            pieces: None,
+            error: Some(error),
+            exact_hits: 0,
+            superior_hits: 0,
+            table_fill: 0.0,
+        };
+        serde_json::to_string(&line).unwrap_or_default()
+    }
+}
+
+fn usi<G: Game>(r: &MateResult) -> Vec<String> {
+    r.moves.iter().map(|m| m.to_usi::<G>()).collect()
+}
+
+fn mate_line(
+    sfen: &str,
+    game: &'static str,
+    r: &MateResult,
+    moves: Vec<String>,
+    json: bool,
+) -> String {
+    if !json {
+        let plies = r.plies().map_or("-".to_string(), |p| p.to_string());
+        let mut s = format!("{} {plies} {} {sfen}", r.verdict.name(), r.stats.nodes);
+        for m in &moves {
+            s.push(' ');
+            s.push_str(m);
+        }
+        return s;
+    }
+    let pieces = r.pieces.map(|h| {
+        let packed = shogi_mate::PackedHand::new(&h);
+        packed.to_string()
+    });
+    let line = MateLine {
+        sfen,
+        game,
+        verdict: r.verdict.name(),
+        plies: r.plies(),
+        moves,
+        nodes: r.stats.nodes,
+        pieces,
+        error: None,
+        exact_hits: r.stats.table.exact_hits,
+        superior_hits: r.stats.table.superior_hits,
+        table_fill: (r.stats.table_fill * 1e6).round() / 1e6,
+    };
+    serde_json::to_string(&line).unwrap_or_default()
+}
+
+struct PassWorker {
+    opts: PassOptions,
+    shogi: Option<PassSolver<Shogi>>,
+    mini: Option<PassSolver<MiniShogi>>,
+}
+
+/// One line of `pass-count --json`.
+#[derive(Serialize)]
+struct PassLine<'a> {
+    sfen: &'a str,
+    game: &'static str,
+    defense: &'static str,
+    verdict: &'static str,
+    passes: Option<u32>,
+    #[serde(rename = "move")]
+    first_move: Option<String>,
+    nodes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+}
+
+impl Worker for PassWorker {
+    fn line(&mut self, sfen: &str, json: bool) -> Result<String, String> {
+        let opts = self.opts;
+        let (game, r, mv) = match AnyPosition::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING)
+            .map_err(|e| e.to_string())?
+        {
+            AnyPosition::Shogi(p) => {
+                let r = self
+                    .shogi
+                    .get_or_insert_with(|| PassSolver::new(opts))
+                    .solve(&p);
+                let mv = r.first_move.map(|m| m.to_usi::<Shogi>());
+                ("shogi", r, mv)
+            }
+            AnyPosition::Mini(p) => {
+                let r = self
+                    .mini
+                    .get_or_insert_with(|| PassSolver::new(opts))
+                    .solve(&p);
+                let mv = r.first_move.map(|m| m.to_usi::<MiniShogi>());
+                ("mini", r, mv)
+            }
+        };
+        Ok(pass_line(sfen, game, opts.defense, &r, mv, json))
+    }
+
+    fn invalid(&self, sfen: &str, error: &str, json: bool) -> String {
+        if !json {
+            return format!("invalid - 0 {sfen} -");
+        }
+        let line = PassLine {
+            sfen,
+            game: "",
+            defense: self.opts.defense.name(),
+            verdict: "invalid",
+            passes: None,
+            first_move: None,
+            nodes: 0,
+            error: Some(error),
+        };
+        serde_json::to_string(&line).unwrap_or_default()
+    }
+}
+
+fn pass_line(
+    sfen: &str,
+    game: &'static str,
+    defense: Defense,
+    r: &PassResult,
+    mv: Option<String>,
+    json: bool,
+) -> String {
+    let proved = r.verdict == PassVerdict::Proved;
+    if !json {
+        let passes = r
+            .passes
+            .filter(|_| proved)
+            .map_or("-".into(), |n| n.to_string());
+        let mv = mv.clone().filter(|_| proved).unwrap_or_else(|| "-".into());
+        return format!("{} {passes} {} {sfen} {mv}", r.verdict.name(), r.nodes);
+    }
+    let line = PassLine {
+        sfen,
+        game,
+        defense: defense.name(),
+        verdict: r.verdict.name(),
+        passes: r.passes.filter(|_| proved),
+        first_move: mv.filter(|_| proved),
+        nodes: r.nodes,
+        error: None,
+    };
+    serde_json::to_string(&line).unwrap_or_default()
+}

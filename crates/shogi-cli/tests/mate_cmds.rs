@@ -1,0 +1,218 @@
+//! `shogi-count mate | pass-count` end to end: the text and JSON contracts, standard
+//! input, invalid lines, thread-count independence, and lines replayed with `shogi-core`.
+
+mod common;
+use common::{run, run_with_stdin};
+use serde_json::Value;
+use shogi_core::{Position, Relax, Shogi};
+
+const MATE3: &str =
+    "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42";
+const MATE7: &str =
+    "ln1g3+Rl/2sk1s+P2/2ppppb1p/p1b3p2/8P/P4P3/2PPP1P2/1+r2GS3/LN+p2KGNL w GN2Ps 36";
+/// Black has no king: mate problems may leave the attacker's out.
+const NO_ATTACKER_KING: &str = "7+P1/5R1s1/6ks1/9/5L1p1/9/9/9/9 b R2b4g2s4n3l16p 1";
+const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+const MINI_MATE1: &str = "2k2/5/2G2/5/4K b G 1";
+/// A quiet threat (testdata/mate/shogi_threats.tsv): no mate, but 2g2f threatens one.
+const THREAT: &str =
+    "1+P1k2snl/4g2l1/3pppp1b/ppS4p1/8p/2P2P1rL/2N1P1PPP/1B1K2gG1/1PSR2SNL b Gn2p 1";
+
+/// Replays a mating line: every move legal, every attacker move a check, mate at the end.
+fn replays_to_mate(sfen: &str, moves: &[&str]) {
+    let mut pos = Position::<Shogi>::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING)
+        .expect("a legal problem");
+    // The default hand convention gives the defender everything else.
+    pos = shogi_mate::with_defender_hand(&pos, shogi_mate::DefenderHand::Rest);
+    let attacker = pos.side_to_move();
+    for m in moves {
+        let mover = pos.side_to_move();
+        pos.play_usi(m)
+            .unwrap_or_else(|e| panic!("{sfen}: {m}: {e}"));
+        if mover == attacker {
+            assert!(pos.in_check(!attacker), "{sfen}: {m} gives no check");
+        }
+    }
+    assert!(pos.is_checkmate(), "{sfen}: the line ends without mate");
+}
+
+#[test]
+fn mate_text_lines_follow_the_contract() {
+    let (ok, out, _) = run(&["mate", MATE3, START, NO_ATTACKER_KING]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3);
+    for (line, sfen) in lines.iter().zip([MATE3, START, NO_ATTACKER_KING]) {
+        // <verdict> <plies> <nodes> <sfen> <moves...>; the SFEN has four fields.
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f[3..7].join(" "), sfen, "{line}");
+        let nodes: u64 = f[2].parse().expect("a node count");
+        assert!(nodes > 0);
+        match f[0] {
+            "mate" => {
+                let plies: usize = f[1].parse().expect("plies");
+                assert_eq!(plies, f.len() - 7, "{line}");
+                assert_eq!(plies % 2, 1);
+                replays_to_mate(sfen, &f[7..]);
+            }
+            "no-mate" => {
+                assert_eq!(sfen, START);
+                assert_eq!(f[1], "-");
+                assert_eq!(f.len(), 7);
+            }
+            other => panic!("unexpected verdict {other}: {line}"),
+        }
+    }
+}
+
+#[test]
+fn mate_json_has_the_contract_fields() {
+    let (ok, out, _) = run(&["mate", "--json", MATE3, START, MINI_MATE1]);
+    assert!(ok);
+    let v: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(v[0]["sfen"], MATE3);
+    assert_eq!(v[0]["verdict"], "mate");
+    let moves: Vec<&str> = v[0]["moves"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|m| m.as_str().expect("USI"))
+        .collect();
+    assert_eq!(v[0]["plies"].as_u64(), Some(moves.len() as u64));
+    replays_to_mate(MATE3, &moves);
+    assert!(v[0]["nodes"].as_u64().expect("nodes") > 0);
+    assert_eq!(v[1]["verdict"], "no-mate");
+    assert!(v[1]["plies"].is_null());
+    assert_eq!(v[1]["moves"].as_array().map(Vec::len), Some(0));
+    assert_eq!(v[2]["game"], "mini");
+    assert_eq!(v[2]["verdict"], "mate");
+    assert_eq!(v[2]["plies"], 1);
+}
+
+#[test]
+fn stdin_blank_and_invalid_lines() {
+    let input = format!("{MATE3}\n\n   \nnot a sfen\n9/9/9/9/9/9/9/9/9 b - 1\n{START}\n");
+    let (ok, out, err) = run_with_stdin(&["mate", "--json"], &input);
+    assert!(!ok, "invalid lines make the exit code 1");
+    let v: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let verdicts: Vec<&str> = v.iter().map(|x| x["verdict"].as_str().unwrap()).collect();
+    assert_eq!(verdicts, ["mate", "invalid", "invalid", "no-mate"]);
+    assert!(v[1]["plies"].is_null() && v[1]["moves"].as_array().map(Vec::len) == Some(0));
+    assert!(v[2]["error"].as_str().unwrap().contains("no king"));
+    assert!(err.contains("line 4") && err.contains("line 5"), "{err}");
+    let (ok, out, _) = run_with_stdin(&["mate"], "garbage\n");
+    assert!(!ok);
+    assert_eq!(out, "invalid - 0 garbage");
+}
+
+/// The answer for a position does not depend on the thread count or on its neighbours.
+#[test]
+fn threads_change_nothing() {
+    let sfens = [MATE3, START, MATE7, NO_ATTACKER_KING, MINI_MATE1, THREAT];
+    let mut args = vec!["mate", "--threads", "1"];
+    args.extend(sfens);
+    let (_, one, _) = run(&args);
+    args[2] = "3";
+    let (_, three, _) = run(&args);
+    assert_eq!(one, three);
+    let (_, alone, _) = run(&["mate", MATE7]);
+    assert_eq!(one.lines().nth(2), Some(alone.as_str()));
+    let mut pc = vec![
+        "pass-count",
+        "--json",
+        "--threads",
+        "1",
+        "--max-passes",
+        "1",
+    ];
+    pc.extend([MATE3, THREAT, START]);
+    let (_, one, _) = run(&pc);
+    pc[3] = "2";
+    let (_, two, _) = run(&pc);
+    assert_eq!(one, two);
+}
+
+#[test]
+fn pass_count_json_has_the_contract_fields() {
+    let (ok, out, _) = run(&[
+        "pass-count",
+        "--json",
+        "--max-passes",
+        "1",
+        MATE3,
+        THREAT,
+        START,
+        "garbage",
+    ]);
+    assert!(!ok, "the invalid input makes the exit code 1");
+    let v: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    for x in &v {
+        for key in ["sfen", "defense", "verdict", "passes", "move", "nodes"] {
+            assert!(x.get(key).is_some(), "{key} missing in {x}");
+        }
+        assert_eq!(x["defense"], "none");
+    }
+    assert_eq!(
+        (v[0]["verdict"].as_str(), v[0]["passes"].as_u64()),
+        (Some("proved"), Some(0))
+    );
+    assert_eq!(
+        (v[1]["verdict"].as_str(), v[1]["passes"].as_u64()),
+        (Some("proved"), Some(1))
+    );
+    assert_eq!(v[1]["move"], "2g2f", "the one threat cshogi found");
+    assert_eq!(v[2]["verdict"], "pass-limit");
+    assert!(v[2]["passes"].is_null() && v[2]["move"].is_null());
+    assert_eq!(v[3]["verdict"], "invalid");
+    // Text: <verdict> <passes> <nodes> <sfen> <move>.
+    let (_, text, _) = run(&["pass-count", "--max-passes", "1", THREAT, START]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("proved 1 ") && lines[0].ends_with(" 2g2f"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("pass-limit - ") && lines[1].ends_with(" -"),
+        "{}",
+        lines[1]
+    );
+}
+
+/// Mates have pass count 0 under every defence set, and the counts grow with the set.
+#[test]
+fn defence_sets_are_monotone() {
+    let mut counts = Vec::new();
+    for defense in ["none", "takeback", "all"] {
+        let (_, out, _) = run(&[
+            "pass-count",
+            "--json",
+            "--defense",
+            defense,
+            "--max-passes",
+            "1",
+            MATE3,
+            THREAT,
+        ]);
+        let v: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+        assert_eq!(v[0]["passes"], 0, "{defense}");
+        assert_eq!(v[0]["defense"], defense);
+        counts.push(v[1]["passes"].as_u64().unwrap_or(u64::MAX));
+    }
+    assert!(
+        counts[0] <= counts[1] && counts[1] <= counts[2],
+        "{counts:?}"
+    );
+}

@@ -1,0 +1,894 @@
+//! Depth-first proof-number search for checkmates (docs/METHOD.md §11–§12).
+
+use crate::hand::PackedHand;
+use crate::pieces;
+use crate::table::{Probe, Table, TableStats, INF};
+use crate::DefenderHand;
+use shogi_core::{Color, Game, Move, MoveList, Piece, PieceKind, Position, Relax, Setup};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Options of a mate search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateOptions {
+    /// The search gives up (verdict [`Verdict::Unknown`]) after this many nodes.
+    pub max_nodes: u64,
+    /// Transposition table entries (32 bytes each; rounded up to a power of two). The
+    /// table is the search's memory limit: when it is full, entries are replaced, which
+    /// costs time but never soundness.
+    pub table_entries: usize,
+    /// The longest line searched, in plies. Deeper lines count as failed for the attacker,
+    /// and a no-mate that rests on such a cut is reported as [`Verdict::Unknown`].
+    pub max_depth: u32,
+    /// Which hand the defender holds.
+    pub defender_hand: DefenderHand,
+    /// Whether proofs and disproofs store proof and disproof pieces and answer look-ups by
+    /// superiority (off: exact hands only, the ablation of docs/BENCHMARKS.md).
+    pub superiority: bool,
+}
+
+impl Default for MateOptions {
+    fn default() -> Self {
+        MateOptions {
+            max_nodes: 1_000_000,
+            table_entries: 1 << 20,
+            max_depth: 255,
+            defender_hand: DefenderHand::Rest,
+            superiority: true,
+        }
+    }
+}
+
+/// The outcome of a mate search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// The attacker (the side to move) forces checkmate; the result carries a line.
+    Mate,
+    /// The defender escapes every sequence of checks.
+    NoMate,
+    /// A limit was reached first (nodes, table, depth).
+    Unknown,
+}
+
+impl Verdict {
+    /// The name in the command line's output: `mate`, `no-mate`, `unknown`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Verdict::Mate => "mate",
+            Verdict::NoMate => "no-mate",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// Counters of one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// Nodes expanded (each visit of a position by the search counts once).
+    pub nodes: u64,
+    /// Table look-ups, by how they were answered.
+    pub table: TableStats,
+    /// The share of the table in use at the end.
+    pub table_fill: f64,
+}
+
+/// The result of [`Solver::solve`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MateResult {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// For a mate: the attacker's moves and the defender's longest resistance found in the
+    /// proof, ending in checkmate; it has been replayed ([`verify_line`]). Empty otherwise.
+    pub moves: Vec<Move>,
+    /// For a mate: the proof pieces of the position (a part of the attacker's hand that is
+    /// enough for the mate); for a no-mate: its disproof pieces.
+    pub pieces: Option<shogi_core::Hand>,
+    /// Counters.
+    pub stats: SearchStats,
+}
+
+impl MateResult {
+    /// The length of the line in plies, for a mate.
+    pub fn plies(&self) -> Option<usize> {
+        (self.verdict == Verdict::Mate).then_some(self.moves.len())
+    }
+}
+
+/// A hasher for keys that are already random 64-bit values.
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+pub(crate) type KeyMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+
+/// A disproof that rests on a repetition above its node: the full key of the repeated
+/// position (the anchor) and the depth bound of the disproof.
+pub(crate) type RepMap = HashMap<u64, (u64, u16), BuildHasherDefault<KeyHasher>>;
+
+/// The depth bound of a disproof that holds at any remaining depth.
+pub(crate) const ANY_DEPTH: u16 = u16::MAX;
+
+/// "No repetition below": the depth marker of a result that does not depend on the path.
+const NO_REP: u32 = u32::MAX;
+
+/// What a node's search (or a look-up) says about it.
+#[derive(Clone, Copy, Debug)]
+struct Outcome {
+    pn: u32,
+    dn: u32,
+    pieces: PackedHand,
+    len: u16,
+    /// For a disproof: the shallowest depth of the current path whose position it found
+    /// repeated; `NO_REP` when it depends on no repetition.
+    rep: u32,
+    /// For a disproof: it holds when at most this many plies remain to the depth limit
+    /// ([`ANY_DEPTH`]: always; less when it rests on lines the limit cut).
+    bound: u16,
+}
+
+impl Outcome {
+    fn from_probe(p: Probe) -> Outcome {
+        Outcome {
+            pn: p.pn,
+            dn: p.dn,
+            pieces: p.pieces,
+            len: p.len,
+            rep: NO_REP,
+            bound: if p.dn == 0 { p.len } else { ANY_DEPTH },
+        }
+    }
+}
+
+/// A move of an expanded node, with what the search knows of the position it leads to.
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    mv: Move,
+    /// The kind captured by the move, if any.
+    captured: Option<PieceKind>,
+    /// Table key and attacker hand of the position after the move.
+    key: u64,
+    hand: PackedHand,
+    /// Full key (board and hands) of the position after the move.
+    full: u64,
+    /// Depth of the position on the current path that this child repeats.
+    repeats: Option<u32>,
+    /// The child's initial proof number, once computed in this expansion.
+    init_pn: Option<u32>,
+    out: Outcome,
+}
+
+/// A mate solver for game `G`, with its transposition table. Reusing one solver for many
+/// positions reuses the table's memory, not its contents: every search starts afresh, so
+/// a position's answer does not depend on what was solved before.
+pub struct Solver<G: Game> {
+    opts: MateOptions,
+    table: Table,
+    /// Path-dependent disproofs (they rest on a repetition above them), by full key, with
+    /// the repeated position they need on the path.
+    rep_table: RepMap,
+    /// Full keys of the positions on the current path, with their depths.
+    path: KeyMap,
+    /// Full keys of the positions on the current path, by depth − 1.
+    path_keys: Vec<u64>,
+    children: Vec<Child>,
+    attacker: Color,
+    nodes: u64,
+    aborted: bool,
+    _game: core::marker::PhantomData<G>,
+}
+
+/// Mixes a path key with the key of the next position (splitmix64's finaliser).
+pub(crate) fn extend_path(path: u64, key: u64) -> u64 {
+    let mut z = path.rotate_left(5) ^ key.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The position with the defender's hand replaced by everything off the board that the
+/// attacker does not hold (the usual convention of mate problems), or unchanged.
+pub fn with_defender_hand<G: Game>(pos: &Position<G>, convention: DefenderHand) -> Position<G> {
+    if convention == DefenderHand::Sfen {
+        return pos.clone();
+    }
+    let attacker = pos.side_to_move();
+    let defender = !attacker;
+    let material = pos.material();
+    let mut setup = Setup::from(pos.clone());
+    for kind in PieceKind::HAND {
+        let on_board = material.get(kind) as u32
+            - pos.hand(attacker).count(kind) as u32
+            - pos.hand(defender).count(kind) as u32;
+        let rest = G::MATERIAL.get(kind) as u32 - on_board - pos.hand(attacker).count(kind) as u32;
+        setup.set_hand(defender, kind, rest as u8);
+    }
+    // The board, the kings and the side to move are those of a position; the hands now
+    // hold exactly the game's material off the board, which is never over the limit.
+    setup
+        .into_position(Relax::all())
+        .unwrap_or_else(|_| pos.clone())
+}
+
+impl<G: Game> Solver<G> {
+    /// A solver with the given options (the table is allocated here, once).
+    pub fn new(opts: MateOptions) -> Solver<G> {
+        Solver {
+            opts,
+            table: Table::new(opts.table_entries, opts.superiority),
+            rep_table: RepMap::default(),
+            path: KeyMap::default(),
+            path_keys: Vec::with_capacity(256),
+            children: Vec::with_capacity(4096),
+            attacker: Color::Black,
+            nodes: 0,
+            aborted: false,
+            _game: core::marker::PhantomData,
+        }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &MateOptions {
+        &self.opts
+    }
+
+    /// Searches `pos` for a mate by its side to move. `pos` is read with the defender-hand
+    /// convention of the options.
+    pub fn solve(&mut self, pos: &Position<G>) -> MateResult {
+        let root = with_defender_hand(pos, self.opts.defender_hand);
+        self.table.clear();
+        self.rep_table.clear();
+        self.path.clear();
+        self.path_keys.clear();
+        self.children.clear();
+        self.attacker = root.side_to_move();
+        self.nodes = 0;
+        self.aborted = false;
+        let out = self.mid(&root, INF, INF, 1);
+        let mut result = MateResult {
+            verdict: Verdict::Unknown,
+            moves: Vec::new(),
+            pieces: None,
+            stats: SearchStats::default(),
+        };
+        if out.pn == 0 {
+            if let Some(line) = self.extract_line(&root) {
+                if verify_line(&root, &line).is_ok() {
+                    result.verdict = Verdict::Mate;
+                    result.moves = line;
+                    result.pieces = Some(out.pieces.to_hand());
+                }
+            }
+        } else if out.dn == 0 && out.rep == NO_REP && out.bound == ANY_DEPTH {
+            result.verdict = Verdict::NoMate;
+            result.pieces = Some(out.pieces.to_hand());
+        }
+        result.stats = SearchStats {
+            nodes: self.nodes,
+            table: self.table.stats(),
+            table_fill: self.table.fill(),
+        };
+        result
+    }
+
+    /// Looks `pos` up in the table as the last search left it: `Some(true)` for a stored
+    /// proof (by superiority too), `Some(false)` for a stored disproof, `None` otherwise.
+    /// For tests and tools that check what the table knows.
+    pub fn lookup(&mut self, pos: &Position<G>) -> Option<bool> {
+        let p = self
+            .table
+            .probe(self.node_key(pos), self.attacker_hand(pos), ANY_DEPTH);
+        if p.pn == 0 {
+            Some(true)
+        } else if p.dn == 0 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// The table key of a position: its board and side to move, and with the SFEN's hands
+    /// convention the defender's hand too (the attacker's hand is compared separately).
+    #[inline]
+    fn node_key(&self, pos: &Position<G>) -> u64 {
+        let mut key = pos.board_key();
+        if self.opts.defender_hand == DefenderHand::Sfen {
+            let t = G::tables();
+            let d = !self.attacker;
+            for (k, &n) in pos.hand(d).0.iter().enumerate() {
+                key = key.wrapping_add(t.zobrist_hand[d.index()][k].wrapping_mul(n as u64));
+            }
+        }
+        key | 1
+    }
+
+    /// The full key, table key and attacker hand of the position after `mv`, computed
+    /// from the Zobrist tables without playing the move (`board_key` is `pos`'s).
+    #[inline]
+    fn child_keys(&self, pos: &Position<G>, mv: Move, board_key: u64) -> (u64, u64, PackedHand) {
+        let t = G::tables();
+        let us = pos.side_to_move();
+        let mut full = pos.key();
+        let mut board = board_key;
+        let mut mover_hand = *pos.hand(us);
+        match mv {
+            Move::Normal { from, to, promote } => {
+                if let Some(p) = pos.piece_at(from) {
+                    let kind = if promote {
+                        p.kind.promoted().unwrap_or(p.kind)
+                    } else {
+                        p.kind
+                    };
+                    let mut delta = t.zobrist_board[Piece::new(us, kind).index()][to.index()]
+                        .wrapping_sub(t.zobrist_board[p.index()][from.index()]);
+                    if let Some(c) = pos.piece_at(to) {
+                        let held = c.kind.unpromoted();
+                        delta = delta.wrapping_sub(t.zobrist_board[c.index()][to.index()]);
+                        full = full.wrapping_add(t.zobrist_hand[us.index()][held.index()]);
+                        mover_hand.0[held.index()] += 1;
+                    }
+                    full = full.wrapping_add(delta);
+                    board = board.wrapping_add(delta);
+                }
+            }
+            Move::Drop { kind, to } => {
+                let delta = t.zobrist_board[Piece::new(us, kind).index()][to.index()];
+                full = full
+                    .wrapping_add(delta)
+                    .wrapping_sub(t.zobrist_hand[us.index()][kind.index()]);
+                board = board.wrapping_add(delta);
+                mover_hand.0[kind.index()] = mover_hand.0[kind.index()].saturating_sub(1);
+            }
+        }
+        // The key holds White to move.
+        let side = match us {
+            Color::Black => t.zobrist_side,
+            Color::White => t.zobrist_side.wrapping_neg(),
+        };
+        full = full.wrapping_add(side);
+        board = board.wrapping_add(side);
+        let attacker_hand = if us == self.attacker {
+            PackedHand::new(&mover_hand)
+        } else {
+            PackedHand::new(pos.hand(self.attacker))
+        };
+        if self.opts.defender_hand == DefenderHand::Sfen {
+            let d = !self.attacker;
+            let dh = if us == d { &mover_hand } else { pos.hand(d) };
+            for (k, &n) in dh.0.iter().enumerate() {
+                board = board.wrapping_add(t.zobrist_hand[d.index()][k].wrapping_mul(n as u64));
+            }
+        }
+        (full, board | 1, attacker_hand)
+    }
+
+    #[inline]
+    fn attacker_hand(&self, pos: &Position<G>) -> PackedHand {
+        PackedHand::new(pos.hand(self.attacker))
+    }
+
+    /// Pushes the children of `pos` (the attacker's checks, or the defender's replies).
+    fn expand(&mut self, pos: &Position<G>, or_node: bool) {
+        let mut list = MoveList::new();
+        if or_node {
+            pos.legal_checks(&mut list);
+        } else {
+            pos.legal_moves(&mut list);
+        }
+        let board_key = pos.board_key();
+        for mv in list {
+            let captured = match mv {
+                Move::Normal { to, .. } => pos.piece_at(to).map(|p| p.kind),
+                Move::Drop { .. } => None,
+            };
+            let (full, key, child_hand) = self.child_keys(pos, mv, board_key);
+            #[cfg(debug_assertions)]
+            {
+                let mut next = pos.clone();
+                next.play_unchecked(mv);
+                debug_assert_eq!(
+                    (full, key, child_hand),
+                    (next.key(), self.node_key(&next), self.attacker_hand(&next))
+                );
+                debug_assert!(!or_node || next.in_check(next.side_to_move()));
+            }
+            self.children.push(Child {
+                mv,
+                captured,
+                key,
+                hand: child_hand,
+                full,
+                repeats: self.path.get(&full).copied(),
+                init_pn: None,
+                out: Outcome {
+                    pn: 1,
+                    dn: 1,
+                    pieces: PackedHand::EMPTY,
+                    len: 0,
+                    rep: NO_REP,
+                    bound: ANY_DEPTH,
+                },
+            });
+        }
+    }
+
+    /// Refreshes a child's numbers from the repetition marks and the table; `remaining`
+    /// is the child's distance to the depth limit.
+    #[inline]
+    fn refresh(&mut self, pos: &Position<G>, or_node: bool, i: usize, remaining: u16) {
+        let c = self.children[i];
+        let disproved = |rep, bound| Outcome {
+            pn: INF,
+            dn: 0,
+            pieces: c.hand,
+            len: 0,
+            rep,
+            bound,
+        };
+        let out = if let Some(depth) = c.repeats {
+            // A repeated position: a cycle of checks, which never mates.
+            disproved(depth, ANY_DEPTH)
+        } else if let Some(out) = self.rep_table.get(&c.full).and_then(|&(anchor, bound)| {
+            let depth = *self.path.get(&anchor)?;
+            (remaining <= bound).then(|| disproved(depth, bound))
+        }) {
+            out
+        } else {
+            let p = self.table.probe(c.key, c.hand, remaining);
+            if p.hit == crate::table::Hit::Miss {
+                let pn = match c.init_pn {
+                    Some(pn) => pn,
+                    None => {
+                        let pn = self.initial_pn(pos, &c, or_node);
+                        self.children[i].init_pn = Some(pn);
+                        pn
+                    }
+                };
+                Outcome {
+                    pn,
+                    dn: 1,
+                    pieces: c.hand,
+                    len: 0,
+                    rep: NO_REP,
+                    bound: ANY_DEPTH,
+                }
+            } else {
+                Outcome::from_probe(p)
+            }
+        };
+        self.children[i].out = out;
+    }
+
+    /// The numbers of a child the table does not know. After a check, the proof number
+    /// is the defender's number of replies (a one-ply look-ahead, as in df-pn+), so that
+    /// checks leaving few replies are tried first. A check that leaves no reply starts at
+    /// (1, 1): its own visit proves it and stores the proof. (Storing the look-ahead as an
+    /// open entry was measured: more nodes, not fewer.)
+    fn initial_pn(&self, pos: &Position<G>, c: &Child, or_node: bool) -> u32 {
+        if !or_node {
+            return 1;
+        }
+        let mut next = pos.clone();
+        next.play_unchecked(c.mv);
+        next.count_moves().clamp(1, INF as u64 / 2) as u32
+    }
+
+    /// The multiple-iterative-deepening step of df-pn at `pos` (depth `depth` on the path,
+    /// the root at 1): searches until its proof number reaches `th_pn` or its disproof
+    /// number `th_dn`, stores the result and returns it.
+    fn mid(&mut self, pos: &Position<G>, th_pn: u32, th_dn: u32, depth: u32) -> Outcome {
+        self.nodes += 1;
+        if self.nodes >= self.opts.max_nodes {
+            self.aborted = true;
+        }
+        let or_node = pos.side_to_move() == self.attacker;
+        let key = self.node_key(pos);
+        let hand = self.attacker_hand(pos);
+        // Plies left to the depth limit: lines of at most `max_depth` plies are searched.
+        let here = (self.opts.max_depth + 1)
+            .saturating_sub(depth)
+            .min(ANY_DEPTH as u32 - 1) as u16;
+        let start = self.children.len();
+        self.expand(pos, or_node);
+        let end = self.children.len();
+        if here == 0 && start != end {
+            // At the depth limit with moves left: no mate within the limit. Stored with
+            // its bound, so the parent sees it and other paths as deep reuse it.
+            self.children.truncate(start);
+            let out = Outcome {
+                bound: 0,
+                ..self.final_disproof(hand)
+            };
+            self.store(key, hand, &out, 1);
+            return out;
+        }
+        let remaining = here.saturating_sub(1);
+        let nodes_before = self.nodes;
+        if start == end {
+            let out = if or_node {
+                // No check: no mate, whatever the attacker holds that cannot check.
+                let d = pieces::or_disproof(
+                    pos,
+                    PackedHand::new(&shogi_core::Hand([u8::MAX; 7])),
+                    self.opts.defender_hand,
+                );
+                self.final_disproof(d)
+            } else {
+                // Checkmate (pawn-drop mates were never generated as moves).
+                let p = pieces::and_proof(pos, PackedHand::EMPTY, self.opts.defender_hand);
+                Outcome {
+                    pn: 0,
+                    dn: INF,
+                    pieces: self.proof_pieces(p, hand),
+                    len: 0,
+                    rep: NO_REP,
+                    bound: ANY_DEPTH,
+                }
+            };
+            self.store(key, hand, &out, 1);
+            return out;
+        }
+        self.path.insert(pos.key(), depth);
+        self.path_keys.truncate(depth as usize - 1);
+        self.path_keys.push(pos.key());
+        let mut searched: Option<(usize, Outcome)> = None;
+        let (mut pn, mut dn);
+        loop {
+            for i in start..end {
+                match searched {
+                    Some((j, out)) if j == i => self.children[i].out = out,
+                    _ => self.refresh(pos, or_node, i, remaining),
+                }
+            }
+            let numbers = self.children[start..end]
+                .iter()
+                .map(|c| (c.out.pn, c.out.dn));
+            let (p, d, best, second) = aggregate_numbers(numbers, or_node);
+            let best = start + best;
+            pn = p;
+            dn = d;
+            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.aborted {
+                break;
+            }
+            let c = self.children[best];
+            let (cth_pn, cth_dn) = if or_node {
+                (th_pn.min(widen(second)), sub_threshold(th_dn, dn, c.out.dn))
+            } else {
+                (sub_threshold(th_pn, pn, c.out.pn), th_dn.min(widen(second)))
+            };
+            let mut next = pos.clone();
+            next.play_unchecked(c.mv);
+            let out = self.mid(&next, cth_pn, cth_dn, depth + 1);
+            searched = Some((best, out));
+        }
+        self.path.remove(&pos.key());
+        let amount = self.nodes - nodes_before + 1;
+        let out = if pn == 0 {
+            self.proved(pos, start, end, or_node, hand)
+        } else if dn == 0 {
+            self.disproved(pos, start, end, or_node)
+        } else {
+            Outcome {
+                pn,
+                dn,
+                pieces: hand,
+                len: 0,
+                rep: NO_REP,
+                bound: ANY_DEPTH,
+            }
+        };
+        self.children.truncate(start);
+        if out.dn == 0 && out.rep < depth {
+            // Rests on a position above this one: true while that position is on the path.
+            if self.rep_table.len() > 1 << 20 {
+                self.rep_table.clear();
+            }
+            let anchor = self.path_keys[out.rep as usize - 1];
+            self.rep_table.insert(pos.key(), (anchor, out.bound));
+            return out;
+        }
+        let out = Outcome { rep: NO_REP, ..out };
+        self.store(key, hand, &out, amount);
+        out
+    }
+
+    /// The outcome of a proved node: proof pieces and mate length (docs/METHOD.md §12).
+    fn proved(
+        &self,
+        pos: &Position<G>,
+        start: usize,
+        end: usize,
+        or_node: bool,
+        hand: PackedHand,
+    ) -> Outcome {
+        let kids = &self.children[start..end];
+        if or_node {
+            // The proved check with the fewest proof pieces, then the shortest mate.
+            let (p, len) = kids
+                .iter()
+                .filter(|c| c.out.pn == 0)
+                .map(|c| {
+                    (
+                        pieces::before(c.mv, c.captured, c.out.pieces),
+                        c.out.len.saturating_add(1),
+                    )
+                })
+                .min_by_key(|(p, len)| (p.total(), *len))
+                .expect("a proved OR node has a proved child");
+            Outcome {
+                pn: 0,
+                dn: INF,
+                pieces: self.proof_pieces(p, hand),
+                len,
+                rep: NO_REP,
+                bound: ANY_DEPTH,
+            }
+        } else {
+            let union = kids
+                .iter()
+                .fold(PackedHand::EMPTY, |u, c| u.union(c.out.pieces));
+            let len = kids.iter().map(|c| c.out.len).max().unwrap_or(0);
+            let p = pieces::and_proof(pos, union, self.opts.defender_hand);
+            Outcome {
+                pn: 0,
+                dn: INF,
+                pieces: self.proof_pieces(p, hand),
+                len: len.saturating_add(1),
+                rep: NO_REP,
+                bound: ANY_DEPTH,
+            }
+        }
+    }
+
+    /// The outcome of a disproved node: disproof pieces and the repetition it rests on.
+    fn disproved(&self, pos: &Position<G>, start: usize, end: usize, or_node: bool) -> Outcome {
+        let kids = &self.children[start..end];
+        if or_node {
+            let mut d = PackedHand::new(&shogi_core::Hand([u8::MAX; 7]));
+            let mut rep = NO_REP;
+            let mut bound = ANY_DEPTH;
+            for c in kids {
+                d = d.intersection(pieces::before(c.mv, c.captured, c.out.pieces));
+                rep = rep.min(c.out.rep);
+                bound = bound.min(c.out.bound);
+            }
+            let d = pieces::or_disproof(pos, d, self.opts.defender_hand);
+            Outcome {
+                rep,
+                bound: deeper(bound),
+                ..self.final_disproof(d)
+            }
+        } else {
+            // The refutation that rests on no repetition if there is one, then the one
+            // with the most disproof pieces.
+            let c = kids
+                .iter()
+                .filter(|c| c.out.dn == 0)
+                .max_by_key(|c| (c.out.rep, c.out.bound, c.out.pieces.total()))
+                .expect("a disproved AND node has a disproved child");
+            let d = pieces::and_disproof(pos, c.mv, c.out.pieces, self.opts.defender_hand);
+            Outcome {
+                rep: c.out.rep,
+                bound: deeper(c.out.bound),
+                ..self.final_disproof(d)
+            }
+        }
+    }
+
+    /// Proof pieces as stored: without superiority, the whole hand.
+    fn proof_pieces(&self, p: PackedHand, hand: PackedHand) -> PackedHand {
+        if self.opts.superiority {
+            p
+        } else {
+            hand
+        }
+    }
+
+    fn final_disproof(&self, d: PackedHand) -> Outcome {
+        Outcome {
+            pn: INF,
+            dn: 0,
+            pieces: d,
+            len: 0,
+            rep: NO_REP,
+            bound: ANY_DEPTH,
+        }
+    }
+
+    fn store(&mut self, key: u64, hand: PackedHand, out: &Outcome, amount: u64) {
+        let stored = if (out.pn == 0 || out.dn == 0) && self.opts.superiority {
+            out.pieces
+        } else {
+            hand
+        };
+        // A disproof keeps its depth bound where a proof keeps its length.
+        let len = if out.dn == 0 { out.bound } else { out.len };
+        self.table.store(key, stored, out.pn, out.dn, len, amount);
+    }
+
+    /// A line of the proof found: at attacker nodes the proved check with the shortest
+    /// stored mate, at defender nodes the reply with the longest, each strictly shorter
+    /// than the last so the walk ends. A node the table no longer proves (its entry was
+    /// replaced) is searched again.
+    fn extract_line(&mut self, root: &Position<G>) -> Option<Vec<Move>> {
+        let mut pos = root.clone();
+        let mut line = Vec::new();
+        let mut bound = u16::MAX;
+        let mut retries = 0;
+        while line.len() <= self.opts.max_depth as usize {
+            let or_node = pos.side_to_move() == self.attacker;
+            let start = self.children.len();
+            self.expand(&pos, or_node);
+            let end = self.children.len();
+            if start == end {
+                self.children.truncate(start);
+                return (!or_node && pos.is_checkmate()).then_some(line);
+            }
+            for i in start..end {
+                // Repetition marks belong to the search's paths, not to this walk.
+                self.children[i].repeats = None;
+                let c = self.children[i];
+                let p = self.table.probe(c.key, c.hand, ANY_DEPTH);
+                self.children[i].out = if p.hit == crate::table::Hit::Miss {
+                    Outcome {
+                        pn: self.initial_pn(&pos, &c, or_node),
+                        dn: 1,
+                        pieces: c.hand,
+                        len: 0,
+                        rep: NO_REP,
+                        bound: ANY_DEPTH,
+                    }
+                } else {
+                    Outcome::from_probe(p)
+                };
+            }
+            let kids = &self.children[start..end];
+            let pick = if or_node {
+                kids.iter()
+                    .filter(|c| c.out.pn == 0 && c.out.len < bound)
+                    .min_by_key(|c| c.out.len)
+            } else if kids.iter().all(|c| c.out.pn == 0) {
+                kids.iter()
+                    .filter(|c| c.out.len < bound)
+                    .max_by_key(|c| c.out.len)
+            } else {
+                None
+            }
+            .copied();
+            self.children.truncate(start);
+            match pick {
+                Some(c) => {
+                    bound = c.out.len;
+                    line.push(c.mv);
+                    pos.play_unchecked(c.mv);
+                }
+                None => {
+                    // Search this node again (its proof was overwritten), then retry.
+                    retries += 1;
+                    if retries > 64 || self.aborted {
+                        return None;
+                    }
+                    self.path.clear();
+                    let out = self.mid(&pos, INF, INF, 1);
+                    if out.pn != 0 {
+                        return None;
+                    }
+                    bound = bound.max(out.len.saturating_add(1));
+                    if !line.is_empty() || retries > 1 {
+                        bound = u16::MAX;
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The depth bound of a disproof one ply above one with bound `b`.
+#[inline]
+pub(crate) fn deeper(b: u16) -> u16 {
+    if b == ANY_DEPTH {
+        ANY_DEPTH
+    } else {
+        (b + 1).min(ANY_DEPTH - 1)
+    }
+}
+
+/// Proof and disproof numbers of a node from its children's `(pn, dn)`, with the index of
+/// the child to search and the second-best number. At an OR node the proof number is the
+/// least child's and the disproof number the sum, clamped below infinity (a large sum is
+/// no disproof); at an AND node the other way round.
+pub(crate) fn aggregate_numbers(
+    children: impl Iterator<Item = (u32, u32)>,
+    or_node: bool,
+) -> (u32, u32, usize, u32) {
+    let mut least = INF;
+    let mut second = INF;
+    let mut best = 0;
+    let mut sum: u64 = 0;
+    for (i, (pn, dn)) in children.enumerate() {
+        let (mine, other) = if or_node { (pn, dn) } else { (dn, pn) };
+        if mine < least {
+            second = least;
+            least = mine;
+            best = i;
+        } else if mine < second {
+            second = mine;
+        }
+        sum = sum.saturating_add(other as u64);
+    }
+    let sum = if least == 0 {
+        INF
+    } else {
+        sum.min(INF as u64 - 1) as u32
+    };
+    if or_node {
+        (least, sum, best, second)
+    } else {
+        (sum, least, best, second)
+    }
+}
+
+/// The threshold for the second-best child plus a quarter: the widening (1 + ε with
+/// ε = 1/4) that keeps df-pn from switching back and forth between two close children.
+#[inline]
+pub(crate) fn widen(second: u32) -> u32 {
+    let w = second as u64 + second as u64 / 4 + 1;
+    w.min(INF as u64 - 1) as u32
+}
+
+/// The threshold passed to the child searched at a node whose own number is `own` against
+/// threshold `th`: the child may grow until the node reaches its threshold.
+#[inline]
+pub(crate) fn sub_threshold(th: u32, own: u32, child: u32) -> u32 {
+    if th == INF {
+        return INF;
+    }
+    let t = th as u64 + child as u64 - own as u64;
+    t.min(INF as u64 - 1) as u32
+}
+
+/// Checks a claimed mating line from `root`: every move legal, every attacker move a
+/// check, the defender never left without a reply before the end, and the last position
+/// checkmate. Returns what is wrong otherwise.
+pub fn verify_line<G: Game>(root: &Position<G>, line: &[Move]) -> Result<(), String> {
+    if line.len().is_multiple_of(2) {
+        return Err(format!(
+            "a mate has an odd number of plies, not {}",
+            line.len()
+        ));
+    }
+    let attacker = root.side_to_move();
+    let mut pos = root.clone();
+    for (i, &mv) in line.iter().enumerate() {
+        if !pos.is_legal(mv) {
+            return Err(format!("ply {}: {} is not legal", i + 1, mv.to_usi::<G>()));
+        }
+        let mover = pos.side_to_move();
+        pos.play_unchecked(mv);
+        if mover == attacker && !pos.in_check(!attacker) {
+            return Err(format!(
+                "ply {}: {} gives no check",
+                i + 1,
+                mv.to_usi::<G>()
+            ));
+        }
+    }
+    if pos.is_checkmate() {
+        Ok(())
+    } else {
+        Err("the last position is not checkmate".into())
+    }
+}

@@ -1,0 +1,423 @@
+//! The possible pass count (docs/METHOD.md §13): how many free moves the defender can be
+//! given before the attacker forces mate, for a set of defence moves.
+//!
+//! The search proves "pc ≤ n" for n = 0, 1, 2, … with df-pn over nodes that carry their
+//! bound: an attacker node (any legal move; only checks when n = 0), a defender node in
+//! check (every reply, bound kept), and a defender node after a quiet move (a pass, bound
+//! n − 1, and every defence move of the chosen set, bound n).
+
+use crate::dfpn::{
+    aggregate_numbers, deeper, extend_path, sub_threshold, widen, KeyMap, RepMap, ANY_DEPTH,
+};
+use crate::hand::PackedHand;
+use crate::table::{Table, TableStats, INF};
+use crate::DefenderHand;
+use shogi_core::{Game, Move, MoveList, Position, Square};
+
+/// The defender moves considered besides the pass after a quiet attacker move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum Defense {
+    /// None: the threatmate search.
+    #[default]
+    None,
+    /// Captures of the piece the attacker just moved.
+    Takeback,
+    /// Every legal move: the brinkmate search.
+    All,
+}
+
+impl Defense {
+    /// The three sets, smallest first.
+    pub const ALL: [Defense; 3] = [Defense::None, Defense::Takeback, Defense::All];
+
+    /// The name on the command line and in output: `none`, `takeback`, `all`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Defense::None => "none",
+            Defense::Takeback => "takeback",
+            Defense::All => "all",
+        }
+    }
+}
+
+/// Options of a pass-count search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassOptions {
+    /// The defence set.
+    pub defense: Defense,
+    /// The largest count tried: beyond it the verdict is [`PassVerdict::PassLimit`].
+    pub max_passes: u32,
+    /// The search gives up (verdict [`PassVerdict::Unknown`]) after this many nodes, over
+    /// all bounds together.
+    pub max_nodes: u64,
+    /// Transposition table entries (32 bytes each).
+    pub table_entries: usize,
+    /// The longest line searched, in plies (passes included).
+    pub max_depth: u32,
+    /// Which hand the defender holds.
+    pub defender_hand: DefenderHand,
+}
+
+impl Default for PassOptions {
+    fn default() -> Self {
+        PassOptions {
+            defense: Defense::None,
+            max_passes: 3,
+            max_nodes: 1_000_000,
+            table_entries: 1 << 20,
+            max_depth: 255,
+            defender_hand: DefenderHand::Rest,
+        }
+    }
+}
+
+/// The outcome of a pass-count search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PassVerdict {
+    /// The count is proved (and smaller counts are refuted).
+    Proved,
+    /// No count up to the limit could be proved: every one was refuted.
+    PassLimit,
+    /// A node, table or depth limit stopped the search.
+    Unknown,
+}
+
+impl PassVerdict {
+    /// The name in output: `proved`, `pass-limit`, `unknown`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PassVerdict::Proved => "proved",
+            PassVerdict::PassLimit => "pass-limit",
+            PassVerdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// The result of [`PassSolver::solve`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PassResult {
+    /// The verdict.
+    pub verdict: PassVerdict,
+    /// The possible pass count, when proved.
+    pub passes: Option<u32>,
+    /// The attacker's first move of the proof, when proved (none for a position that is
+    /// already checkmate... which cannot be: the attacker is the side to move).
+    pub first_move: Option<Move>,
+    /// Nodes searched, all bounds together.
+    pub nodes: u64,
+    /// Table counters.
+    pub table: TableStats,
+}
+
+/// What kind of position a node is, beyond the position itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Node {
+    /// The attacker to move, to prove pc ≤ bound.
+    Attack,
+    /// The defender to move, in check.
+    Evade,
+    /// The defender to move after the attacker's quiet move to `to`.
+    Quiet { to: Square },
+}
+
+/// A child of a node: a move (or the pass) and the node it leads to.
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    mv: Option<Move>,
+    node: Node,
+    bound: u32,
+    key: u64,
+    repeats: Option<u32>,
+    out: Numbers,
+}
+
+/// A node's numbers, with what a disproof rests on (as in the mate search).
+#[derive(Clone, Copy, Debug)]
+struct Numbers {
+    pn: u32,
+    dn: u32,
+    /// The shallowest repeated depth of the path a disproof rests on (`NO_REP`: none).
+    rep: u32,
+    /// The depth bound of a disproof.
+    bound: u16,
+}
+
+const NO_REP: u32 = u32::MAX;
+
+/// A pass-count solver for game `G`.
+pub struct PassSolver<G: Game> {
+    opts: PassOptions,
+    table: Table,
+    rep_table: RepMap,
+    path: KeyMap,
+    path_keys: Vec<u64>,
+    children: Vec<Child>,
+    nodes: u64,
+    aborted: bool,
+    _game: core::marker::PhantomData<G>,
+}
+
+/// Mixes a position key with a node's kind and bound (and, when the defence set is
+/// takeback, the square the attacker moved to: it decides which replies are defences).
+fn node_key(pos_key: u64, node: Node, bound: u32, defense: Defense) -> u64 {
+    let tag = match node {
+        Node::Attack => 1u64,
+        Node::Evade => 2,
+        Node::Quiet { to } if defense == Defense::Takeback => 3 + ((to.index() as u64 + 1) << 2),
+        Node::Quiet { .. } => 3,
+    };
+    extend_path(pos_key, tag | (bound as u64) << 16) | 1
+}
+
+impl<G: Game> PassSolver<G> {
+    /// A solver with the given options.
+    pub fn new(opts: PassOptions) -> PassSolver<G> {
+        PassSolver {
+            opts,
+            // Exact hands: the superiority of proof pieces is a result about checkmates.
+            table: Table::new(opts.table_entries, false),
+            rep_table: RepMap::default(),
+            path: KeyMap::default(),
+            path_keys: Vec::with_capacity(256),
+            children: Vec::with_capacity(4096),
+            nodes: 0,
+            aborted: false,
+            _game: core::marker::PhantomData,
+        }
+    }
+
+    /// The possible pass count of `pos` for its side to move.
+    pub fn solve(&mut self, pos: &Position<G>) -> PassResult {
+        let root = crate::dfpn::with_defender_hand(pos, self.opts.defender_hand);
+        self.table.clear();
+        self.nodes = 0;
+        self.aborted = false;
+        let mut result = PassResult {
+            verdict: PassVerdict::PassLimit,
+            passes: None,
+            first_move: None,
+            nodes: 0,
+            table: TableStats::default(),
+        };
+        for bound in 0..=self.opts.max_passes {
+            self.rep_table.clear();
+            self.path.clear();
+            self.path_keys.clear();
+            self.children.clear();
+            let out = self.mid(&root, Node::Attack, bound, INF, INF, 1);
+            if out.pn == 0 {
+                result.verdict = PassVerdict::Proved;
+                result.passes = Some(bound);
+                result.first_move = self.proving_move(&root, bound);
+                break;
+            }
+            if out.dn != 0 || out.rep != NO_REP || out.bound != ANY_DEPTH || self.aborted {
+                result.verdict = PassVerdict::Unknown;
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result.table = self.table.stats();
+        result
+    }
+
+    /// The attacker's move at the root whose child the table proves.
+    fn proving_move(&mut self, root: &Position<G>, bound: u32) -> Option<Move> {
+        let start = self.children.len();
+        self.expand(root, Node::Attack, bound);
+        let end = self.children.len();
+        let mut found = None;
+        for i in start..end {
+            let c = self.children[i];
+            if self.table.probe(c.key, PackedHand::EMPTY, ANY_DEPTH).pn == 0 {
+                found = c.mv;
+                break;
+            }
+        }
+        self.children.truncate(start);
+        found
+    }
+
+    fn expand(&mut self, pos: &Position<G>, node: Node, bound: u32) {
+        let push = |this: &mut Self, mv: Option<Move>, next: &Position<G>, node: Node, bound| {
+            let key = node_key(next.key(), node, bound, this.opts.defense);
+            this.children.push(Child {
+                mv,
+                node,
+                bound,
+                key,
+                repeats: this.path.get(&key).copied(),
+                out: Numbers {
+                    pn: 1,
+                    dn: 1,
+                    rep: NO_REP,
+                    bound: ANY_DEPTH,
+                },
+            });
+        };
+        let mut list = MoveList::new();
+        match node {
+            Node::Attack => {
+                pos.legal_moves(&mut list);
+                let them = !pos.side_to_move();
+                for mv in list {
+                    let mut next = pos.clone();
+                    next.play_unchecked(mv);
+                    if next.in_check(them) {
+                        push(self, Some(mv), &next, Node::Evade, bound);
+                    } else if bound > 0 {
+                        push(self, Some(mv), &next, Node::Quiet { to: mv.to() }, bound);
+                    }
+                }
+            }
+            Node::Evade => {
+                pos.legal_moves(&mut list);
+                for mv in list {
+                    let mut next = pos.clone();
+                    next.play_unchecked(mv);
+                    push(self, Some(mv), &next, Node::Attack, bound);
+                }
+            }
+            Node::Quiet { to } => {
+                let mut passed = pos.clone();
+                if bound > 0 && passed.play_pass() {
+                    push(self, None, &passed, Node::Attack, bound - 1);
+                }
+                if self.opts.defense != Defense::None {
+                    pos.legal_moves(&mut list);
+                    for mv in list {
+                        let takeback = matches!(mv, Move::Normal { to: t, .. } if t == to);
+                        if self.opts.defense == Defense::All || takeback {
+                            let mut next = pos.clone();
+                            next.play_unchecked(mv);
+                            push(self, Some(mv), &next, Node::Attack, bound);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn mid(
+        &mut self,
+        pos: &Position<G>,
+        node: Node,
+        bound: u32,
+        th_pn: u32,
+        th_dn: u32,
+        depth: u32,
+    ) -> Numbers {
+        self.nodes += 1;
+        if self.nodes >= self.opts.max_nodes {
+            self.aborted = true;
+        }
+        let final_numbers = |pn, dn, rep, bound| Numbers { pn, dn, rep, bound };
+        // Plies left to the depth limit: lines of at most `max_depth` plies are searched.
+        let here = (self.opts.max_depth + 1)
+            .saturating_sub(depth)
+            .min(ANY_DEPTH as u32 - 1) as u16;
+        let or_node = node == Node::Attack;
+        let key = node_key(pos.key(), node, bound, self.opts.defense);
+        let start = self.children.len();
+        self.expand(pos, node, bound);
+        let end = self.children.len();
+        if start == end {
+            // An attacker without a move (that checks, at bound 0) fails; a defender
+            // without a reply is checkmated (a defender after a quiet move always has
+            // the pass, or else bound 0 was never given a quiet move).
+            let out = if or_node { (INF, 0) } else { (0, INF) };
+            self.table
+                .store(key, PackedHand::EMPTY, out.0, out.1, ANY_DEPTH, 1);
+            return final_numbers(out.0, out.1, NO_REP, ANY_DEPTH);
+        }
+        if here == 0 {
+            // At the depth limit with moves left: refuted within the limit only.
+            self.children.truncate(start);
+            self.table.store(key, PackedHand::EMPTY, INF, 0, 0, 1);
+            return final_numbers(INF, 0, NO_REP, 0);
+        }
+        let remaining = here - 1;
+        let nodes_before = self.nodes;
+        self.path.insert(key, depth);
+        self.path_keys.truncate(depth as usize - 1);
+        self.path_keys.push(key);
+        let mut searched: Option<(usize, Numbers)> = None;
+        let (mut pn, mut dn);
+        loop {
+            for i in start..end {
+                let c = self.children[i];
+                let out = match (searched, c.repeats) {
+                    (Some((j, out)), _) if j == i => out,
+                    (_, Some(d)) => final_numbers(INF, 0, d, ANY_DEPTH),
+                    _ => {
+                        let rep = self.rep_table.get(&c.key).and_then(|&(anchor, b)| {
+                            let d = *self.path.get(&anchor)?;
+                            (remaining <= b).then_some(final_numbers(INF, 0, d, b))
+                        });
+                        rep.unwrap_or_else(|| {
+                            let p = self.table.probe(c.key, PackedHand::EMPTY, remaining);
+                            let bound = if p.dn == 0 { p.len } else { ANY_DEPTH };
+                            final_numbers(p.pn, p.dn, NO_REP, bound)
+                        })
+                    }
+                };
+                self.children[i].out = out;
+            }
+            let numbers = self.children[start..end]
+                .iter()
+                .map(|c| (c.out.pn, c.out.dn));
+            let (p, d, best, second) = aggregate_numbers(numbers, or_node);
+            (pn, dn) = (p, d);
+            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.aborted {
+                break;
+            }
+            let c = self.children[start + best];
+            let (cth_pn, cth_dn) = if or_node {
+                (th_pn.min(widen(second)), sub_threshold(th_dn, dn, c.out.dn))
+            } else {
+                (sub_threshold(th_pn, pn, c.out.pn), th_dn.min(widen(second)))
+            };
+            let mut next = pos.clone();
+            match c.mv {
+                Some(mv) => next.play_unchecked(mv),
+                None => {
+                    next.play_pass();
+                }
+            }
+            let out = self.mid(&next, c.node, c.bound, cth_pn, cth_dn, depth + 1);
+            searched = Some((best + start, out));
+        }
+        self.path.remove(&key);
+        let kids = &self.children[start..end];
+        let (rep, limit) = if dn != 0 {
+            (NO_REP, ANY_DEPTH)
+        } else if or_node {
+            kids.iter().fold((NO_REP, ANY_DEPTH), |(r, b), c| {
+                (r.min(c.out.rep), b.min(c.out.bound))
+            })
+        } else {
+            kids.iter()
+                .filter(|c| c.out.dn == 0)
+                .map(|c| (c.out.rep, c.out.bound))
+                .max()
+                .unwrap_or((NO_REP, ANY_DEPTH))
+        };
+        let out = final_numbers(pn, dn, rep, deeper(limit));
+        self.children.truncate(start);
+        if dn == 0 && rep < depth {
+            if self.rep_table.len() > 1 << 20 {
+                self.rep_table.clear();
+            }
+            let anchor = self.path_keys[rep as usize - 1];
+            self.rep_table.insert(key, (anchor, out.bound));
+            return out;
+        }
+        let amount = self.nodes - nodes_before + 1;
+        let len = if dn == 0 { out.bound } else { ANY_DEPTH };
+        self.table
+            .store(key, PackedHand::EMPTY, pn, dn, len, amount);
+        Numbers { rep: NO_REP, ..out }
+    }
+}

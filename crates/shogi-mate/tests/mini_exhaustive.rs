@@ -1,0 +1,318 @@
+//! Mini Shogi (and small Shogi material) checked against a second, independent solver: a
+//! plain depth-limited AND/OR search that knows nothing of proof numbers, tables, pieces
+//! or superiority. For random positions:
+//!
+//! - a mate within 7 plies found by brute force must be proved by df-pn;
+//! - every df-pn mate replays, and one of at most 7 plies must be confirmed by brute force
+//!   within that many plies (the line is a proof tree's depth, so a mate that short exists);
+//! - a df-pn no-mate must have no brute-force mate at any depth tried.
+//!
+//! The same positions check the pass count: 0 exactly for mates, and monotone in the
+//! defence set.
+
+use shogi_core::{
+    Color, Game, MiniShogi, Move, MoveList, Piece, PieceKind, Position, Relax, Setup, Shogi, Square,
+};
+use shogi_mate::{
+    verify_line, with_defender_hand, DefenderHand, Defense, MateOptions, PassOptions, PassSolver,
+    PassVerdict, Solver, Verdict,
+};
+use shogi_verify::rng::{below, chance, test_rng, TestRng};
+
+/// Whether the side to move forces mate within `plies` plies (odd), by full-width search
+/// over checks and every reply. Repetitions need no rule here: a shortest mate never
+/// repeats a position.
+fn mate_within<G: Game>(pos: &Position<G>, plies: u32) -> bool {
+    if plies == 0 {
+        return false;
+    }
+    let them = !pos.side_to_move();
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    list.into_iter().any(|mv| {
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        next.in_check(them) && defended_within(&next, plies - 1).is_none_or(|mated| mated)
+    })
+}
+
+/// For the defender to move in check: `Some(true)` if every reply leaves a mate within
+/// `plies - 1` plies (or there is no reply: checkmate), `Some(false)` otherwise.
+fn defended_within<G: Game>(pos: &Position<G>, plies: u32) -> Option<bool> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    if list.is_empty() {
+        return Some(true);
+    }
+    if plies < 2 {
+        return Some(false);
+    }
+    Some(list.into_iter().all(|mv| {
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        mate_within(&next, plies - 1)
+    }))
+}
+
+/// Positions from random games, biased towards checks and captures so that mates are
+/// common, each with the side to move as the attacker.
+fn random_positions<G: Game>(seed: u64, count: usize) -> Vec<Position<G>> {
+    let mut rng: TestRng = test_rng(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Position::<G>::startpos();
+        let plies = 6 + below(&mut rng, 40);
+        for _ in 0..plies {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                break;
+            }
+            let them = !pos.side_to_move();
+            let forcing: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    let mut next = pos.clone();
+                    next.play_unchecked(mv);
+                    next.in_check(them)
+                        || matches!(mv, Move::Normal { to, .. } if pos.piece_at(to).is_some())
+                })
+                .collect();
+            let mv = if !forcing.is_empty() && chance(&mut rng, 1, 2) {
+                forcing[below(&mut rng, forcing.len())]
+            } else {
+                moves[below(&mut rng, moves.len())]
+            };
+            pos.play_unchecked(mv);
+            if chance(&mut rng, 1, 4) && !pos.moves().is_empty() {
+                out.push(pos.clone());
+            }
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+/// Small-material mate problems: the defender's king on its first two ranks with a few of
+/// its own pieces near it, a few attacker pieces near the king, one to three attacker
+/// pieces in hand, the attacker's king far away or absent. Mates are common here.
+fn random_endgames<G: Game>(seed: u64, count: usize) -> Vec<Position<G>> {
+    let mut rng: TestRng = test_rng(seed);
+    let mut out = Vec::new();
+    let (w, h) = (G::WIDTH as usize, G::HEIGHT as usize);
+    let kinds: Vec<PieceKind> = PieceKind::ALL
+        .into_iter()
+        .filter(|&k| k != PieceKind::King && G::MATERIAL.get(k) > 0)
+        .collect();
+    let hand_kinds: Vec<PieceKind> = PieceKind::HAND
+        .into_iter()
+        .filter(|&k| G::MATERIAL.get(k) > 0)
+        .collect();
+    while out.len() < count {
+        let mut s = Setup::<G>::empty();
+        let sq = |x: usize, y: usize| Square::from_index((y * w + x) as u8).expect("on the board");
+        let (kx, ky) = (below(&mut rng, w), below(&mut rng, 2));
+        s.put(sq(kx, ky), Piece::new(Color::White, PieceKind::King));
+        if chance(&mut rng, 1, 2) {
+            s.put(
+                sq(below(&mut rng, w), h - 1),
+                Piece::new(Color::Black, PieceKind::King),
+            );
+        }
+        for i in 0..2 + below(&mut rng, 4) {
+            let x = (kx + w + below(&mut rng, 5))
+                .saturating_sub(2)
+                .min(w + w - 1)
+                % w;
+            let y = (ky + below(&mut rng, 3)).min(h - 1);
+            let kind = kinds[below(&mut rng, kinds.len())];
+            let color = if i % 3 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            if s.piece_at(sq(x, y)).is_none() {
+                s.put(sq(x, y), Piece::new(color, kind));
+            }
+        }
+        for _ in 0..1 + below(&mut rng, 3) {
+            let kind = hand_kinds[below(&mut rng, hand_kinds.len())];
+            let n = s.hand(Color::Black).count(kind);
+            s.set_hand(Color::Black, kind, n + 1);
+        }
+        if let Ok(pos) = s.into_position(Relax::ATTACKER_WITHOUT_KING) {
+            if pos.material().fits_in(&G::MATERIAL) && !pos.moves().is_empty() {
+                out.push(pos);
+            }
+        }
+    }
+    out
+}
+
+struct Tally {
+    mates: usize,
+    no_mates: usize,
+    unknown: usize,
+}
+
+fn cross_check<G: Game>(positions: &[Position<G>], brute_plies: u32) -> Tally {
+    let opts = MateOptions {
+        max_nodes: 300_000,
+        table_entries: 1 << 18,
+        ..MateOptions::default()
+    };
+    let mut solver = Solver::<G>::new(opts);
+    let mut tally = Tally {
+        mates: 0,
+        no_mates: 0,
+        unknown: 0,
+    };
+    for pos in positions {
+        // Both solvers see the position as the mate search reads it: the defender holds
+        // everything off the board that the attacker does not.
+        let pos = &with_defender_hand(pos, DefenderHand::Rest);
+        let r = solver.solve(pos);
+        let shortest = (1..=brute_plies).step_by(2).find(|&d| mate_within(pos, d));
+        match r.verdict {
+            Verdict::Mate => {
+                tally.mates += 1;
+                verify_line(pos, &r.moves).unwrap_or_else(|e| panic!("{pos}: {e}"));
+                let plies = r.moves.len() as u32;
+                if plies <= brute_plies {
+                    assert!(
+                        mate_within(pos, plies),
+                        "{pos}: no mate in {plies} by brute force"
+                    );
+                }
+                if let Some(d) = shortest {
+                    assert!(
+                        plies >= d,
+                        "{pos}: a line of {plies} beats the shortest mate {d}"
+                    );
+                }
+            }
+            Verdict::NoMate => {
+                tally.no_mates += 1;
+                assert_eq!(
+                    shortest, None,
+                    "{pos}: df-pn says no mate, brute force finds one"
+                );
+            }
+            Verdict::Unknown => {
+                eprintln!("unknown after {} nodes: {pos}", r.stats.nodes);
+                tally.unknown += 1;
+                assert_eq!(shortest, None, "{pos}: unknown, but a short mate exists");
+            }
+        }
+    }
+    tally
+}
+
+#[test]
+fn mini_shogi_agrees_with_brute_force() {
+    let mut positions = random_positions::<MiniShogi>(11, 300);
+    positions.extend(random_endgames::<MiniShogi>(13, 200));
+    let t = cross_check(&positions, 7);
+    // The data must exercise both verdicts, or the test proves little.
+    assert!(
+        t.mates >= 40 && t.no_mates >= 40,
+        "mates {} no-mates {}",
+        t.mates,
+        t.no_mates
+    );
+    // Disproving a mate where the defender holds many pieces to drop can take more nodes
+    // than the test allows: unknown is an honest answer, but it must stay rare.
+    assert!(t.unknown * 20 <= positions.len(), "{} unknown", t.unknown);
+}
+
+#[test]
+fn shogi_agrees_with_brute_force() {
+    let mut positions = random_positions::<Shogi>(12, 50);
+    positions.extend(random_endgames::<Shogi>(14, 250));
+    let t = cross_check(&positions, 5);
+    assert!(
+        t.mates >= 10 && t.no_mates >= 10,
+        "mates {} no-mates {}",
+        t.mates,
+        t.no_mates
+    );
+}
+
+/// The pass count is 0 exactly for mates, and none ≤ takeback ≤ all where all three are
+/// proved (a refuted count under a smaller set bounds the larger set's from below).
+fn pass_counts_are_consistent<G: Game>(positions: &[Position<G>]) {
+    let mut mate = Solver::<G>::new(MateOptions {
+        max_nodes: 2_000_000,
+        table_entries: 1 << 18,
+        ..MateOptions::default()
+    });
+    let mut solvers = Defense::ALL.map(|defense| {
+        PassSolver::<G>::new(PassOptions {
+            defense,
+            max_passes: 2,
+            max_nodes: 100_000,
+            table_entries: 1 << 18,
+            ..PassOptions::default()
+        })
+    });
+    let mut proved_one = 0;
+    for pos in positions {
+        let verdict = mate.solve(pos).verdict;
+        let counts: Vec<_> = solvers.iter_mut().map(|s| s.solve(pos)).collect();
+        for (c, defense) in counts.iter().zip(Defense::ALL) {
+            match verdict {
+                Verdict::Mate => {
+                    assert_eq!(c.passes, Some(0), "{pos} {defense:?}: a mate has pc 0")
+                }
+                Verdict::NoMate => {
+                    assert_ne!(c.passes, Some(0), "{pos} {defense:?}: pc 0 but no mate")
+                }
+                Verdict::Unknown => {}
+            }
+            if c.verdict == PassVerdict::Proved {
+                assert!(c.first_move.is_some(), "{pos}: a proved count names a move");
+            }
+        }
+        let bound = |i: usize| match counts[i].verdict {
+            PassVerdict::Proved => Some(counts[i].passes.expect("proved")),
+            PassVerdict::PassLimit => Some(u32::MAX),
+            PassVerdict::Unknown => None,
+        };
+        for (small, large) in [(0, 1), (1, 2), (0, 2)] {
+            if let (Some(a), Some(b)) = (bound(small), bound(large)) {
+                assert!(
+                    a <= b,
+                    "{pos}: pc {a} with {:?} > pc {b} with {:?}",
+                    Defense::ALL[small],
+                    Defense::ALL[large]
+                );
+            }
+        }
+        if counts[0].passes == Some(1) {
+            proved_one += 1;
+        }
+    }
+    assert!(
+        proved_one > 0,
+        "no threatmate among the positions: the test proves little"
+    );
+}
+
+#[test]
+fn mini_shogi_pass_counts_are_consistent() {
+    let mut positions = random_positions::<MiniShogi>(21, 40);
+    positions.extend(random_endgames::<MiniShogi>(22, 40));
+    pass_counts_are_consistent(&positions);
+}
+
+/// Mate problems without the attacker's king solve like any other.
+#[test]
+fn a_problem_without_the_attackers_king() {
+    let pos =
+        Position::<MiniShogi>::from_sfen_with("2k2/5/2G2/5/5 b G 1", Relax::ATTACKER_WITHOUT_KING)
+            .expect("legal mate problem");
+    let r = Solver::<MiniShogi>::new(MateOptions::default()).solve(&pos);
+    assert_eq!(r.verdict, Verdict::Mate);
+    assert_eq!(r.moves.len(), 1);
+    verify_line(&pos, &r.moves).expect("replays");
+}

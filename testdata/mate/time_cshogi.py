@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Time cshogi's df-pn mate search over a TSV file of positions.
+
+    python3 testdata/mate/time_cshogi.py testdata/mate/shogi_mates.tsv --depth 63 --nodes 2000000
+
+The first column of every non-`#`, non-blank line is an SFEN (lines of
+public.tsv, whose first column is a name, are handled by taking the first
+column that parses as an SFEN). Each position gets a fresh cshogi.DfPn
+(one thread). Prints one JSON object: wall time of the search() calls only
+(time.perf_counter), total searched_node, and counts of mate / nomate
+(disproved within the node limit) / unknown (node limit hit).
+"""
+
+import argparse
+import json
+import time
+from importlib.metadata import version
+
+import cshogi
+
+
+def sfen_of(cols):
+    for c in cols:
+        parts = c.split()
+        if len(parts) >= 3 and parts[1] in ("b", "w") and parts[0].count("/") == 8:
+            return c
+    raise ValueError(f"no sfen in line: {cols[:2]}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("file")
+    ap.add_argument("--depth", type=int, default=63)
+    ap.add_argument("--nodes", type=int, default=2_000_000)
+    a = ap.parse_args()
+    wall = 0.0
+    nodes = 0
+    cnt = {"mate": 0, "nomate": 0, "unknown": 0}
+    with open(a.file) as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            sfen = sfen_of(line.rstrip("\n").split("\t"))
+            b = cshogi.Board(sfen)
+            df = cshogi.DfPn(a.depth, a.nodes)
+            t = time.perf_counter()
+            r = df.search(b)
+            wall += time.perf_counter() - t
+            nodes += df.searched_node
+            if r:
+                cnt["mate"] += 1
+            elif df.searched_node < a.nodes:
+                cnt["nomate"] += 1
+            else:
+                cnt["unknown"] += 1
+    print(json.dumps({
+        "file": a.file, "cshogi": version("cshogi"), "depth": a.depth, "node_limit": a.nodes,
+        "positions": sum(cnt.values()), "wall_s": round(wall, 6), "nodes": nodes, **cnt,
+    }))
+
+
+if __name__ == "__main__":
+    main()
