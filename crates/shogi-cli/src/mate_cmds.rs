@@ -61,7 +61,8 @@ pub enum MateCommand {
     /// `proved`, `pass-limit` (every count up to the limit refuted), `unknown` (a limit
     /// stopped the search) or `invalid`, the count (`-` unless proved), the nodes
     /// searched, the SFEN as given, and the attacker's first move of the proof (`-`
-    /// unless proved). With --json, one JSON object per line: sfen, defense, verdict,
+    /// unless proved; a quiet move, the threat, whenever one proves the count). With
+    /// --json, one JSON object per line: sfen, defense, verdict,
     /// passes (null unless proved), move (null unless proved), nodes, and game.
     PassCount {
         /// Print one JSON object per position.

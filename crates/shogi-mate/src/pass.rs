@@ -223,20 +223,56 @@ impl<G: Game> PassSolver<G> {
     }
 
     /// The attacker's move at the root whose child the table proves.
+    /// The attacker's move at the root whose child the table proves: a quiet move (a
+    /// threat, for a count of 1 or more) when one proves the count, searched for within
+    /// the node limit if the proof found went through a check; else that check.
     fn proving_move(&mut self, root: &Position<G>, bound: u32) -> Option<Move> {
         let start = self.children.len();
         self.expand(root, Node::Attack, bound);
         let end = self.children.len();
-        let mut found = None;
+        let proved = |this: &mut Self, c: &Child| {
+            this.table.probe(c.key, PackedHand::EMPTY, ANY_DEPTH).pn == 0
+        };
+        let mut check = None;
+        let mut quiet = None;
         for i in start..end {
             let c = self.children[i];
-            if self.table.probe(c.key, PackedHand::EMPTY, ANY_DEPTH).pn == 0 {
-                found = c.mv;
-                break;
+            if proved(self, &c) {
+                match c.node {
+                    Node::Quiet { .. } => {
+                        quiet = c.mv;
+                        break;
+                    }
+                    _ => check = check.or(c.mv),
+                }
+            }
+        }
+        if quiet.is_none() && bound > 0 {
+            for i in start..end {
+                let c = self.children[i];
+                if !matches!(c.node, Node::Quiet { .. }) || self.aborted {
+                    continue;
+                }
+                let Some(mv) = c.mv else { continue };
+                let mut next = root.clone();
+                next.play_unchecked(mv);
+                self.path.clear();
+                self.path_keys.clear();
+                self.path.insert(
+                    node_key(root.key(), Node::Attack, bound, self.opts.defense),
+                    1,
+                );
+                self.path_keys
+                    .push(node_key(root.key(), Node::Attack, bound, self.opts.defense));
+                let out = self.mid(&next, c.node, c.bound, INF, INF, 2);
+                if out.pn == 0 {
+                    quiet = Some(mv);
+                    break;
+                }
             }
         }
         self.children.truncate(start);
-        found
+        quiet.or(check)
     }
 
     fn expand(&mut self, pos: &Position<G>, node: Node, bound: u32) {

@@ -79,8 +79,8 @@ fn no_committed_no_mate_is_called_mate() {
 }
 
 /// Threat positions: no mate, and a quiet move after which a pass loses to mate. The
-/// threatmate search must give 1, with a move cshogi confirmed as a threat or, if it is a
-/// check, one whose every reply leaves a position of pass count at most 1.
+/// threatmate search must give 1, and report a quiet move that cshogi confirmed as a
+/// threat (the data lists every such move of each position).
 #[test]
 fn quiet_threats_have_a_pass_count_of_one() {
     let rows = data("shogi_threats.tsv");
@@ -104,25 +104,11 @@ fn quiet_threats_have_a_pass_count_of_one() {
         let mv = r.first_move.expect("a proved count names a move");
         let usi = mv.to_usi::<Shogi>();
         let threats: Vec<&str> = row[1].split(' ').collect();
-        if !threats.contains(&usi.as_str()) {
-            let mut next = pos.clone();
-            next.play_unchecked(mv);
-            assert!(
-                next.in_check(!pos.side_to_move()),
-                "{}: {usi} is neither a threat cshogi confirmed nor a check",
-                row[0]
-            );
-            for reply in next.moves() {
-                let mut after = next.clone();
-                after.play_unchecked(reply);
-                assert!(
-                    matches!(pc.solve(&after).passes, Some(0 | 1)),
-                    "{} {usi} {}",
-                    row[0],
-                    reply.to_usi::<Shogi>()
-                );
-            }
-        }
+        assert!(
+            threats.contains(&usi.as_str()),
+            "{}: {usi} is not among the threats cshogi confirmed: {threats:?}",
+            row[0]
+        );
     }
     assert!(
         unknown * 10 <= rows.len(),
