@@ -316,3 +316,42 @@ fn a_problem_without_the_attackers_king() {
     assert_eq!(r.moves.len(), 1);
     verify_line(&pos, &r.moves).expect("replays");
 }
+
+/// Moves one piece of `kind` from the defender's hand to the attacker's, if the defender
+/// holds one.
+fn give<G: Game>(pos: &Position<G>, kind: PieceKind) -> Option<Position<G>> {
+    let attacker = pos.side_to_move();
+    if pos.hand(!attacker).count(kind) == 0 {
+        return None;
+    }
+    let mut s = Setup::from(pos.clone());
+    s.set_hand(attacker, kind, pos.hand(attacker).count(kind) + 1);
+    s.set_hand(!attacker, kind, pos.hand(!attacker).count(kind) - 1);
+    s.into_position(Relax::ATTACKER_WITHOUT_KING).ok()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config { cases: 96, ..Default::default() })]
+
+    /// A proved position stays proved with any superior hand (docs/METHOD.md §12): the
+    /// table of the first search already answers the richer position by superiority, and
+    /// a fresh search proves it with a line that replays.
+    #[test]
+    fn superior_hands_stay_mate(seed in 0u64..1_000_000, gifts in proptest::collection::vec(0usize..7, 1..4)) {
+        let pos = with_defender_hand(&random_endgames::<MiniShogi>(seed, 1)[0], DefenderHand::Rest);
+        let opts = MateOptions { max_nodes: 200_000, table_entries: 1 << 16, ..MateOptions::default() };
+        let mut solver = Solver::<MiniShogi>::new(opts);
+        let r = solver.solve(&pos);
+        proptest::prop_assume!(r.verdict == Verdict::Mate);
+        let mut richer = pos.clone();
+        for g in gifts {
+            if let Some(p) = give(&richer, PieceKind::HAND[g]) {
+                richer = p;
+            }
+        }
+        proptest::prop_assert_eq!(solver.lookup(&richer), Some(true), "{} -> {}", pos, richer);
+        let again = Solver::<MiniShogi>::new(opts).solve(&richer);
+        proptest::prop_assert_eq!(again.verdict, Verdict::Mate, "{}", richer);
+        proptest::prop_assert!(verify_line(&richer, &again.moves).is_ok());
+    }
+}
