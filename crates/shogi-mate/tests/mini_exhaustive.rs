@@ -302,6 +302,10 @@ fn pass_counts_are_consistent<G: Game>(positions: &[Position<G>]) {
         proved_one > 0,
         "no threatmate among the positions: the test proves little"
     );
+    assert!(
+        mates >= 30 && mates_unknown * 10 <= mates,
+        "{mates} mate counts checked, {mates_unknown} unknown"
+    );
 }
 
 #[test]
