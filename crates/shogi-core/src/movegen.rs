@@ -137,33 +137,45 @@ impl Expand {
     }
 }
 
+/// Lists the promotions to `promo` and the plain moves to `plain` of the piece on `from`.
+#[inline(always)]
+fn push_board_moves(list: &mut MoveList, from: Square, promo: Bitboard, plain: Bitboard) {
+    for to in promo {
+        list.push(Move::Normal {
+            from,
+            to,
+            promote: true,
+        });
+    }
+    for to in plain {
+        list.push(Move::Normal {
+            from,
+            to,
+            promote: false,
+        });
+    }
+}
+
+/// Lists the drops of `kind` on `to`.
+#[inline(always)]
+fn push_drops(list: &mut MoveList, kind: PieceKind, to: Bitboard) {
+    for to in to {
+        list.push(Move::Drop { kind, to });
+    }
+}
+
 struct ListSink<'a>(&'a mut MoveList);
 
 impl MoveSink for ListSink<'_> {
     #[inline(always)]
     fn piece(&mut self, from: Square, kind: PieceKind, to: Bitboard, ex: &Expand) -> bool {
         let (plain, promo) = ex.split(from, kind, to);
-        for to in promo {
-            self.0.push(Move::Normal {
-                from,
-                to,
-                promote: true,
-            });
-        }
-        for to in plain {
-            self.0.push(Move::Normal {
-                from,
-                to,
-                promote: false,
-            });
-        }
+        push_board_moves(self.0, from, promo, plain);
         false
     }
     #[inline(always)]
     fn drops(&mut self, kind: PieceKind, to: Bitboard) -> bool {
-        for to in to {
-            self.0.push(Move::Drop { kind, to });
-        }
+        push_drops(self.0, kind, to);
         false
     }
 }
@@ -192,27 +204,17 @@ impl MoveSink for CheckSink<'_> {
             Bitboard::EMPTY
         };
         let promoted = kind.promoted().unwrap_or(kind);
-        for to in promo & (self.checks[promoted.index()] | uncovered) {
-            self.list.push(Move::Normal {
-                from,
-                to,
-                promote: true,
-            });
-        }
-        for to in plain & (self.checks[kind.index()] | uncovered) {
-            self.list.push(Move::Normal {
-                from,
-                to,
-                promote: false,
-            });
-        }
+        push_board_moves(
+            self.list,
+            from,
+            promo & (self.checks[promoted.index()] | uncovered),
+            plain & (self.checks[kind.index()] | uncovered),
+        );
         false
     }
     #[inline(always)]
     fn drops(&mut self, kind: PieceKind, to: Bitboard) -> bool {
-        for to in to & self.checks[kind.index()] {
-            self.list.push(Move::Drop { kind, to });
-        }
+        push_drops(self.list, kind, to & self.checks[kind.index()]);
         false
     }
 }

@@ -140,6 +140,18 @@ struct Outcome {
 }
 
 impl Outcome {
+    /// An open node with proof number `pn` and disproof number 1 (`pieces`: its hand).
+    fn open(pn: u32, pieces: PackedHand) -> Outcome {
+        Outcome {
+            pn,
+            dn: 1,
+            pieces,
+            len: 0,
+            rep: NO_REP,
+            bound: ANY_DEPTH,
+        }
+    }
+
     fn from_probe(p: Probe) -> Outcome {
         Outcome {
             pn: p.pn,
@@ -456,14 +468,7 @@ impl<G: Game> Solver<G> {
                         pn
                     }
                 };
-                Outcome {
-                    pn,
-                    dn: 1,
-                    pieces: c.hand,
-                    len: 0,
-                    rep: NO_REP,
-                    bound: ANY_DEPTH,
-                }
+                Outcome::open(pn, c.hand)
             } else {
                 Outcome::from_probe(p)
             }
@@ -742,14 +747,7 @@ impl<G: Game> Solver<G> {
                 let c = self.children[i];
                 let p = self.table.probe(c.key, c.hand, ANY_DEPTH);
                 self.children[i].out = if p.hit == crate::table::Hit::Miss {
-                    Outcome {
-                        pn: self.initial_pn(&pos, &c, or_node),
-                        dn: 1,
-                        pieces: c.hand,
-                        len: 0,
-                        rep: NO_REP,
-                        bound: ANY_DEPTH,
-                    }
+                    Outcome::open(self.initial_pn(&pos, &c, or_node), c.hand)
                 } else {
                     Outcome::from_probe(p)
                 };
