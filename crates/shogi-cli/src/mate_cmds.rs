@@ -98,9 +98,10 @@ pub struct CommonArgs {
     /// attacker's hand) or sfen (the SFEN's).
     #[arg(long, value_enum, default_value_t = DefenderHand::Rest)]
     defender_hand: DefenderHand,
-    /// Transposition table size per thread, in MiB (32-byte entries).
+    /// Transposition table size per thread, in MiB (32-byte entries), at most 4096: each
+    /// thread allocates its table up front.
     #[arg(long, value_name = "MIB", default_value_t = 64,
-          value_parser = clap::value_parser!(u64).range(1..=65536))]
+          value_parser = clap::value_parser!(u64).range(1..=4096))]
     table_mb: u64,
     /// The longest line searched, in plies.
     #[arg(long, value_name = "PLIES", default_value_t = 255,

@@ -404,6 +404,9 @@ fn hundred_kilobyte_arguments_are_refused_by_every_command() {
     refused(&["classify", "--max-expanded", &digits, KK_SHOGI], &[]);
     refused(&["mate", "--nodes", &digits, KK_SHOGI], &[]);
     refused(&["mate", "--table-mb", &digits, KK_SHOGI], &[]);
+    // A table larger than any machine here is refused, not allocated.
+    refused(&["mate", "--table-mb", "65536", KK_SHOGI], &["4096"]);
+    refused(&["pass-count", "--table-mb", "0", KK_SHOGI], &[]);
     refused(&["pass-count", "--max-passes", &digits, KK_SHOGI], &[]);
     refused(&["reach", "--max-nodes", &digits, KK_SHOGI], &[]);
     refused(&["reach", "--weights", &digits, KK_SHOGI], &["A,B,C"]);
