@@ -140,13 +140,17 @@ impl core::fmt::Display for PackedHand {
     }
 }
 
+/// A packed hand of counts in [`PieceKind::HAND`] order, for the unit tests.
+#[cfg(test)]
+pub(crate) fn packed(counts: [u8; 7]) -> PackedHand {
+    PackedHand::new(&Hand(counts))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn hand(counts: [u8; 7]) -> PackedHand {
-        PackedHand::new(&Hand(counts))
-    }
+    use super::packed as hand;
 
     #[test]
     fn fields_round_trip_at_their_limits() {

@@ -101,8 +101,8 @@ pub struct PassResult {
     pub verdict: PassVerdict,
     /// The possible pass count, when proved.
     pub passes: Option<u32>,
-    /// The attacker's first move of the proof, when proved (none for a position that is
-    /// already checkmate... which cannot be: the attacker is the side to move).
+    /// The attacker's first move of the proof, when proved: a quiet move (the threat)
+    /// whenever one proves the count.
     pub first_move: Option<Move>,
     /// Nodes searched, all bounds together.
     pub nodes: u64,

@@ -138,15 +138,13 @@ pub fn and_disproof<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shogi_core::{Hand, Shogi};
+    use shogi_core::Shogi;
 
     fn pos(sfen: &str) -> Position<Shogi> {
         Position::from_sfen(sfen).expect("legal test position")
     }
 
-    fn hand(counts: [u8; 7]) -> PackedHand {
-        PackedHand::new(&Hand(counts))
-    }
+    use crate::hand::packed as hand;
 
     const GOLD: [u8; 7] = [0, 0, 0, 0, 1, 0, 0];
 

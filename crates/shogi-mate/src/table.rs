@@ -293,11 +293,8 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shogi_core::Hand;
 
-    fn hand(counts: [u8; 7]) -> PackedHand {
-        PackedHand::new(&Hand(counts))
-    }
+    use crate::hand::packed as hand;
 
     #[test]
     fn a_proof_answers_superior_hands_and_a_disproof_inferior_ones() {

@@ -17,6 +17,8 @@ use shogi_mate::{
     verify_line, with_defender_hand, DefenderHand, Defense, MateOptions, PassOptions, PassSolver,
     PassVerdict, Solver, Verdict,
 };
+mod common;
+use common::give;
 use shogi_verify::rng::{below, chance, test_rng, TestRng};
 
 /// Whether the side to move forces mate within `plies` plies (odd), by full-width search
@@ -325,19 +327,6 @@ fn a_problem_without_the_attackers_king() {
     assert_eq!(r.verdict, Verdict::Mate);
     assert_eq!(r.moves.len(), 1);
     verify_line(&pos, &r.moves).expect("replays");
-}
-
-/// Moves one piece of `kind` from the defender's hand to the attacker's, if the defender
-/// holds one.
-fn give<G: Game>(pos: &Position<G>, kind: PieceKind) -> Option<Position<G>> {
-    let attacker = pos.side_to_move();
-    if pos.hand(!attacker).count(kind) == 0 {
-        return None;
-    }
-    let mut s = Setup::from(pos.clone());
-    s.set_hand(attacker, kind, pos.hand(attacker).count(kind) + 1);
-    s.set_hand(!attacker, kind, pos.hand(!attacker).count(kind) - 1);
-    s.into_position(Relax::ATTACKER_WITHOUT_KING).ok()
 }
 
 proptest::proptest! {

@@ -2,7 +2,9 @@
 //! mate7 sets as quoted in open-source solvers' tests, and a graph-history-interaction
 //! problem), the initial position, and the superiority properties on each.
 
-use shogi_core::{Hand, PieceKind, Position, Relax, Setup, Shogi};
+mod common;
+use common::give;
+use shogi_core::{Hand, PieceKind, Position, Relax, Shogi};
 use shogi_mate::{verify_line, DefenderHand, MateOptions, Solver, Verdict};
 
 const PROBLEMS: [(&str, usize); 4] = [
@@ -57,20 +59,6 @@ fn the_initial_positions_are_no_mate() {
     assert_eq!(r.verdict, Verdict::NoMate);
 }
 
-/// The position with `extra` moved from the defender's hand to the attacker's, if the
-/// defender holds it.
-fn give(pos: &Position<Shogi>, kind: PieceKind) -> Option<Position<Shogi>> {
-    let attacker = pos.side_to_move();
-    let rest = shogi_mate::with_defender_hand(pos, DefenderHand::Rest);
-    if rest.hand(!attacker).count(kind) == 0 {
-        return None;
-    }
-    let mut s = Setup::from(rest.clone());
-    s.set_hand(attacker, kind, rest.hand(attacker).count(kind) + 1);
-    s.set_hand(!attacker, kind, rest.hand(!attacker).count(kind) - 1);
-    s.into_position(Relax::ATTACKER_WITHOUT_KING).ok()
-}
-
 /// A proved position stays proved with any superior hand, and the table already knows it
 /// by superiority when the proof pieces fit the new hand.
 #[test]
@@ -82,15 +70,13 @@ fn superior_hands_stay_mate() {
         assert_eq!(r.verdict, Verdict::Mate);
         let pieces: Hand = r.pieces.expect("a proof has proof pieces");
         let attacker = pos.side_to_move();
+        let rest = shogi_mate::with_defender_hand(&pos, DefenderHand::Rest);
         for kind in PieceKind::HAND {
             assert!(
-                pieces.count(kind)
-                    <= shogi_mate::with_defender_hand(&pos, DefenderHand::Rest)
-                        .hand(attacker)
-                        .count(kind),
+                pieces.count(kind) <= rest.hand(attacker).count(kind),
                 "{sfen}: proof pieces within the hand"
             );
-            let Some(richer) = give(&pos, kind) else {
+            let Some(richer) = give(&rest, kind) else {
                 continue;
             };
             // The table of the last search answers by superiority, without searching.
