@@ -7,9 +7,10 @@ use core::ops::ControlFlow;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shogi_core::{GameKind, PawnDropRule};
 use shogi_estimate::{
-    merge, parse_count, parse_sample_count, report_json, report_text, run, thread_count, Estimate,
-    RunConfig, RunEnd, RunOptions, RunState, Shard,
+    check_phase2_rate, merge, parse_count, parse_sample_count, report_json, report_text, run,
+    thread_count, Estimate, Method, RunConfig, RunEnd, RunOptions, RunState, Shard, Space,
 };
+use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -136,6 +137,70 @@ pub struct EstimateArgs {
     /// --resume, the saved run's].
     #[arg(long, value_enum)]
     pawn_drop: Option<PawnDropRule>,
+    /// How to sample and search (docs/METHOD.md §10): `fast` samples the placement-legal
+    /// subspace S and searches a small subsample of the samples with a legal predecessor
+    /// (two-phase sampling: 0.2% of them in Shogi, 2% in Mini Shogi); `paper` samples P_K and searches every sample that passes
+    /// the filters, as the paper did. Both are unbiased [default: fast; with --resume, the
+    /// saved run's].
+    #[arg(long, value_parser = parse_method)]
+    method: Option<Method>,
+    /// The space to sample, overriding the method's: `candidate` (P_K) or
+    /// `placement-legal` (S).
+    #[arg(long, value_parser = parse_space)]
+    space: Option<Space>,
+    /// The share of the samples with a legal predecessor that are searched, in (0, 1], or
+    /// `none` to search every sample that passes the filters; overrides the method's.
+    #[arg(long, value_parser = parse_rate)]
+    phase2_rate: Option<Rate>,
+    /// Run until the 3σ interval gives this many significant digits (its half-width at
+    /// most half a unit of the last digit, relative to the estimate), or until --samples
+    /// [default then: 1e12]. The saved run is then cut to the samples done.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=9), conflicts_with_all = ["target_half_width", "shard"])]
+    target_digits: Option<u32>,
+    /// Run until the 3σ half-width relative to the estimate is at most this (e.g.
+    /// `0.00047`, the paper's precision), or until --samples [default then: 1e12].
+    #[arg(long, value_parser = parse_fraction, conflicts_with = "shard")]
+    target_half_width: Option<f64>,
+}
+
+/// A phase-2 rate given on the command line: a share, or none (single phase).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Rate(Option<f64>);
+
+fn parse_method(s: &str) -> Result<Method, String> {
+    s.parse()
+}
+
+fn parse_space(s: &str) -> Result<Space, String> {
+    s.parse()
+}
+
+fn parse_rate(s: &str) -> Result<Rate, String> {
+    if s == "none" {
+        return Ok(Rate(None));
+    }
+    let f: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number in (0, 1] or `none`"))?;
+    check_phase2_rate(f)?;
+    Ok(Rate(Some(f)))
+}
+
+fn parse_fraction(s: &str) -> Result<f64, String> {
+    let f: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if f.is_finite() && f > 0.0 && f < 1.0 {
+        Ok(f)
+    } else {
+        Err(format!(
+            "the relative half-width must be in (0, 1), not {s}"
+        ))
+    }
+}
+
+/// The relative 3σ half-width that gives `digits` significant digits of an estimate
+/// whose leading digits are `mantissa` (in [1, 10)): half a unit of the last digit.
+fn digits_half_width(digits: u32, mantissa: f64) -> f64 {
+    0.5 * 10f64.powi(1 - digits as i32) / mantissa
 }
 
 /// Runs an estimate command.
@@ -180,11 +245,19 @@ pub fn run_command(cmd: EstimateCommand) -> Result<(), String> {
 /// The configuration of a new run: the flags given, defaults for the others.
 fn new_config(a: &EstimateArgs) -> RunConfig {
     let game = a.game.unwrap_or(GameKind::Shogi);
+    let targeted = a.target_digits.is_some() || a.target_half_width.is_some();
     let samples = a.samples.unwrap_or(match game {
+        _ if targeted => 1_000_000_000_000,
         GameKind::Shogi => 30_000_000,
         GameKind::Mini => 10_000_000,
     });
-    let mut config = RunConfig::new(game, samples);
+    let mut config = RunConfig::new(game, samples).with_method(a.method.unwrap_or_default());
+    if let Some(space) = a.space {
+        config.space = space;
+    }
+    if let Some(Rate(rate)) = a.phase2_rate {
+        config.phase2_rate = rate;
+    }
     config.seed = a.seed.unwrap_or(1);
     config.shard = a.shard.unwrap_or(Shard::WHOLE);
     config.max_expanded = a.max_expanded;
@@ -197,7 +270,23 @@ fn new_config(a: &EstimateArgs) -> RunConfig {
 /// `path`; the error names the first that does not, with both values.
 fn check_flags_agree(a: &EstimateArgs, saved: &RunConfig, path: &Path) -> Result<(), String> {
     let limit = |v: Option<u64>| v.map_or_else(|| "none".to_string(), |n| n.to_string());
-    let given: [(&str, Option<String>, String); 7] = [
+    let rate = |r: Option<f64>| r.map_or_else(|| "none".to_string(), |f| f.to_string());
+    let given: [(&str, Option<String>, String); 10] = [
+        (
+            "method",
+            a.method.map(|m| m.to_string()),
+            saved.method_name().to_string(),
+        ),
+        (
+            "space",
+            a.space.map(|s| s.to_string()),
+            saved.space.to_string(),
+        ),
+        (
+            "phase2-rate",
+            a.phase2_rate.map(|Rate(r)| rate(r)),
+            rate(saved.phase2_rate),
+        ),
         (
             "game",
             a.game.map(|g| g.to_string()),
@@ -345,14 +434,44 @@ fn estimate(a: EstimateArgs) -> Result<(), String> {
     options.cancel = Some(Arc::clone(&cancel));
     let (done0, total) = state.progress();
     catch_signals(&cancel, &caught)?;
-    let progress = Progress::new(a.quiet || state.complete, done0, total);
+    let target = match (a.target_digits, a.target_half_width) {
+        (Some(d), _) => Some(Target::Digits(d)),
+        (None, Some(h)) => Some(Target::HalfWidth(h)),
+        (None, None) => None,
+    };
+    if target.is_some() && state.config.shard != Shard::WHOLE {
+        return Err("a precision target needs the whole run, not a shard".into());
+    }
+    let progress = Progress::new(a.quiet || state.complete, done0, total, target);
     let end = run(&mut state, &options, |s| {
-        progress.update(s, &space);
-        ControlFlow::Continue(())
+        let reached = progress.update(s, &space);
+        if reached {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     });
     progress.finish();
-    if end.map_err(|e| e.to_string())? == RunEnd::Cancelled {
-        interrupted(&state, caught.load(Ordering::SeqCst), a.out.as_deref());
+    match end.map_err(|e| e.to_string())? {
+        RunEnd::Cancelled => interrupted(&state, caught.load(Ordering::SeqCst), a.out.as_deref()),
+        RunEnd::Stopped => {
+            // The target is reached: the run is the samples done, complete as such.
+            state.config.samples = state.next;
+            state.complete = true;
+            state
+                .check()
+                .map_err(|e| format!("the stopped run is inconsistent: {e}"))?;
+            if let Some(path) = &a.out {
+                state.save(path).map_err(|e| e.to_string())?;
+            }
+            if !a.quiet {
+                eprintln!(
+                    "shogi-count: precision target reached after {} samples",
+                    state.next
+                );
+            }
+        }
+        RunEnd::Complete => {}
     }
     print_report(
         &state.config,
@@ -411,6 +530,19 @@ fn print_report(
         .map_err(|e| format!("writing the report: {e}"))
 }
 
+/// A precision to run to.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    /// Significant digits of the estimate.
+    Digits(u32),
+    /// The relative 3σ half-width.
+    HalfWidth(f64),
+}
+
+/// The fewest reachable samples before a precision target may stop a run: below them the
+/// estimated half-width is itself too uncertain to stop on.
+const TARGET_MIN_REACHABLE: u64 = 1000;
+
 /// A progress bar on a terminal; plain lines every 10 seconds otherwise (logs of batch
 /// jobs); nothing with --quiet.
 struct Progress {
@@ -419,10 +551,11 @@ struct Progress {
     start: Instant,
     done0: u64,
     last_line: std::cell::Cell<Instant>,
+    target: Option<Target>,
 }
 
 impl Progress {
-    fn new(quiet: bool, done0: u64, total: u64) -> Progress {
+    fn new(quiet: bool, done0: u64, total: u64, target: Option<Target>) -> Progress {
         let terminal = std::io::stderr().is_terminal();
         let bar = (!quiet && terminal).then(|| {
             let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
@@ -441,17 +574,43 @@ impl Progress {
             start: Instant::now(),
             done0,
             last_line: std::cell::Cell::new(Instant::now()),
+            target,
         }
     }
 
-    fn update(&self, s: &RunState, space: &num_bigint::BigUint) {
+    /// Shows the progress; returns whether the precision target, if any, is reached.
+    fn update(&self, s: &RunState, space: &num_bigint::BigUint) -> bool {
         let (done, total) = s.progress();
         let e = Estimate::new(&s.counters, space);
-        let msg = format!(
-            "estimate {} ± {} (3σ)",
+        let half = e.relative_half_width();
+        let mut msg = format!(
+            "estimate {} ± {} (3σ, {:.4}%)",
             shogi_estimate::sci(e.positions, 4),
-            shogi_estimate::sci(3.0 * e.sigma * e.space, 2)
+            shogi_estimate::sci(3.0 * e.sigma * e.space, 2),
+            100.0 * half
         );
+        let mut reached = false;
+        if let Some(t) = self.target {
+            let goal = match t {
+                Target::Digits(d) => {
+                    // The mantissa of the current estimate: its leading digits.
+                    let m = e.positions / 10f64.powf(e.positions.log10().floor());
+                    digits_half_width(d, if m.is_finite() && m >= 1.0 { m } else { 1.0 })
+                }
+                Target::HalfWidth(h) => h,
+            };
+            reached = half <= goal && s.counters.reachable >= TARGET_MIN_REACHABLE;
+            // Samples still needed: the half-width shrinks as 1/sqrt(n).
+            let secs = self.start.elapsed().as_secs_f64();
+            let rate = (done - self.done0) as f64 / secs.max(1e-9);
+            let needed = (done as f64 * (half / goal).powi(2) - done as f64).max(0.0);
+            let _ = write!(
+                msg,
+                "; target {:.4}%, about {:.0} s left",
+                100.0 * goal,
+                needed / rate.max(1e-9)
+            );
+        }
         if let Some(b) = &self.bar {
             b.set_position(done);
             b.set_message(msg);
@@ -462,6 +621,7 @@ impl Progress {
             let eta = (total - done) as f64 / rate.max(1e-9);
             eprintln!("{done}/{total} samples, {rate:.0}/s, ETA {eta:.0} s, {msg}",);
         }
+        reached
     }
 
     fn finish(&self) {

@@ -3,16 +3,26 @@
 use clap::Subcommand;
 use num_bigint::BigUint;
 use shogi_core::{AnyPosition, Game, GameKind, MiniShogi, Relax, Shogi};
-use shogi_rank::{full_table, RankTable};
+use shogi_estimate::Space;
+use shogi_rank::{full_placement_table, full_table, RankTable};
+
+fn parse_space(s: &str) -> Result<Space, String> {
+    s.parse()
+}
 
 /// The subcommands over the ranking.
 #[derive(Subcommand)]
 pub enum RankCommand {
-    /// Print |P_K|, the exact number of K-canonical candidate positions (docs/METHOD.md §4).
+    /// Print |P_K|, the exact number of K-canonical candidate positions (docs/METHOD.md §4),
+    /// or with --space placement-legal |S|, those of them that pass the piece-placement
+    /// filter (docs/METHOD.md §10.2).
     Count {
         /// The game.
         #[arg(long, value_enum, default_value = "shogi")]
         game: GameKind,
+        /// The space: `candidate` (P_K) or `placement-legal` (S).
+        #[arg(long, default_value = "candidate", value_parser = parse_space)]
+        space: Space,
     },
     /// Print the SFEN of the position with this rank (docs/METHOD.md §4.1, the authors' order).
     Unrank {
@@ -34,10 +44,14 @@ pub enum RankCommand {
 /// Runs one of the subcommands; the error text goes to standard error.
 pub fn run(cmd: RankCommand) -> Result<(), String> {
     match cmd {
-        RankCommand::Count { game } => {
-            let n = match game {
-                GameKind::Shogi => full_table::<Shogi>().count(),
-                GameKind::Mini => full_table::<MiniShogi>().count(),
+        RankCommand::Count { game, space } => {
+            let n = match (game, space) {
+                (GameKind::Shogi, Space::Candidate) => full_table::<Shogi>().count(),
+                (GameKind::Mini, Space::Candidate) => full_table::<MiniShogi>().count(),
+                (GameKind::Shogi, Space::PlacementLegal) => full_placement_table::<Shogi>().count(),
+                (GameKind::Mini, Space::PlacementLegal) => {
+                    full_placement_table::<MiniShogi>().count()
+                }
             };
             println!("{n}");
         }

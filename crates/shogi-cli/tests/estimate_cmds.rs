@@ -64,42 +64,71 @@ fn dir() -> PathBuf {
 
 #[test]
 fn json_report_has_the_contract_fields() {
-    let v = mini_json(20_000, 1, &[]);
-    for k in COUNTERS {
-        assert!(!v[k].is_null(), "missing {k}");
+    for method in ["paper", "fast"] {
+        let v = mini_json(20_000, 1, &["--method", method]);
+        for k in COUNTERS {
+            assert!(!v[k].is_null(), "{method}: missing {k}");
+        }
+        // The first seven are the integer fields of the contract.
+        for k in &COUNTERS[..7] {
+            assert!(v[*k].is_u64(), "{method}: {k} is an integer");
+        }
+        assert_eq!(v["samples"], 20000);
+        assert_eq!(v["method"], method);
+        let mut intervals = vec!["estimate", "estimate_lo", "estimate_hi"];
+        if method == "paper" {
+            // The Wilson interval is for a binomial proportion: the paper's method only.
+            intervals.extend(["wilson_lo", "wilson_hi"]);
+            assert_eq!(v["sampled_space"], "candidate");
+            assert!(v["phase2_rate"].is_null() && v["searched"].is_null());
+        } else {
+            assert!(v["wilson_lo"].is_null() && v["wilson_hi"].is_null());
+            assert_eq!(v["sampled_space"], "placement-legal");
+            assert_eq!(v["phase2_rate"], 0.02);
+            assert_eq!(v["passed_placement"], v["passed_mirror"]);
+            for k in ["pi_hat", "rho_hat", "var_phase1", "var_phase2"] {
+                let x: f64 = v[k].as_str().unwrap().parse().unwrap();
+                assert!(x.is_finite() && x >= 0.0, "{k} = {x}");
+            }
+        }
+        for k in intervals {
+            let s = v[k].as_str().unwrap_or_else(|| panic!("{k} is a string"));
+            let x: f64 = s
+                .parse()
+                .unwrap_or_else(|_| panic!("{k} = {s} is a number"));
+            assert!(x > 1e17 && x < 1e19, "{method}: {k} = {s}");
+        }
+        let lo: f64 = v["estimate_lo"].as_str().unwrap().parse().unwrap();
+        let hi: f64 = v["estimate_hi"].as_str().unwrap().parse().unwrap();
+        let mid: f64 = v["estimate"].as_str().unwrap().parse().unwrap();
+        assert!(lo < mid && mid < hi);
+        let sum = ["reachable", "unreachable", "unknown"]
+            .iter()
+            .map(|k| v[k].as_u64().unwrap())
+            .sum::<u64>();
+        let searched = if method == "paper" {
+            v["passed_check"].as_u64().unwrap()
+        } else {
+            let a = v["with_predecessor"].as_u64().unwrap();
+            let m = v["searched"].as_u64().unwrap();
+            assert!(m <= a && a <= v["passed_check"].as_u64().unwrap());
+            m
+        };
+        assert_eq!(sum, searched);
     }
-    // The first seven are the integer fields of the contract.
-    for k in &COUNTERS[..7] {
-        assert!(v[*k].is_u64(), "{k} is an integer");
-    }
-    assert_eq!(v["samples"], 20000);
-    for k in [
-        "estimate",
-        "estimate_lo",
-        "estimate_hi",
-        "wilson_lo",
-        "wilson_hi",
-    ] {
-        let s = v[k].as_str().unwrap_or_else(|| panic!("{k} is a string"));
-        let x: f64 = s
-            .parse()
-            .unwrap_or_else(|_| panic!("{k} = {s} is a number"));
-        assert!(x > 1e17 && x < 1e19, "{k} = {s}");
-    }
-    let lo: f64 = v["estimate_lo"].as_str().unwrap().parse().unwrap();
-    let hi: f64 = v["estimate_hi"].as_str().unwrap().parse().unwrap();
-    let mid: f64 = v["estimate"].as_str().unwrap().parse().unwrap();
-    assert!(lo < mid && mid < hi);
-    let sum = ["reachable", "unreachable", "unknown"]
-        .iter()
-        .map(|k| v[k].as_u64().unwrap())
-        .sum::<u64>();
-    assert_eq!(sum, v["passed_check"].as_u64().unwrap());
 }
 
 #[test]
 fn text_report_sets_tables_beside_the_paper() {
-    let (ok, out, err) = run(&["estimate", "--samples", "30000", "--threads", "1"]);
+    let (ok, out, err) = run(&[
+        "estimate",
+        "--samples",
+        "30000",
+        "--threads",
+        "1",
+        "--method",
+        "paper",
+    ]);
     assert!(ok, "{err}");
     for needle in [
         "Table 1",
@@ -112,6 +141,20 @@ fn text_report_sets_tables_beside_the_paper() {
         "mirror images distinct",
         "Table 2",
         "18,488,938",
+        "|P_K| = 80880932079767835177773204009328769812438521503800714936366945233084532",
+    ] {
+        assert!(out.contains(needle), "no `{needle}` in\n{out}");
+    }
+    // The default method: the placement-legal space and two-phase sampling, its estimate
+    // still set beside the paper's interval.
+    let (ok, out, err) = run(&["estimate", "--samples", "30000", "--threads", "1"]);
+    assert!(ok, "{err}");
+    for needle in [
+        "method fast: placement-legal space, two-phase sampling, phase-2 rate 0.002",
+        "|S| = 3061946014629782898209609153148603825516405472791147447142577969020272",
+        "two-phase:",
+        "variance of p: phase 1",
+        "paper [6.5469e68, 6.5531e68]",
     ] {
         assert!(out.contains(needle), "no `{needle}` in\n{out}");
     }
@@ -343,4 +386,49 @@ fn resume_takes_the_settings_from_the_file_and_checks_those_given() {
             "{flag}: {err}"
         );
     }
+}
+
+/// `--target-half-width` stops the run once the interval is that narrow: the report and
+/// the saved file cover the samples done, the file is a complete run, and the interval
+/// meets the target; a shard cannot have a target.
+#[test]
+fn a_precision_target_stops_the_run() {
+    let out = dir().join("target.json");
+    let _ = std::fs::remove_file(&out);
+    let v = mini_json(
+        5_000_000,
+        3,
+        &[
+            "--target-half-width",
+            "0.03",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    let n = v["samples"].as_u64().unwrap();
+    assert!(n < 5_000_000, "stopped early: {n}");
+    let half: f64 = v["relative_half_width"].as_str().unwrap().parse().unwrap();
+    assert!(half <= 0.03, "{half}");
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(saved["complete"], true);
+    assert_eq!(saved["config"]["samples"].as_u64(), Some(n));
+    assert_eq!(saved["counters"]["samples"].as_u64(), Some(n));
+    // The saved run merges and reports the same counters.
+    let m = json(&["merge", "--json", out.to_str().unwrap()]);
+    assert_eq!(counters(&m), counters(&v));
+    let (ok, _, err) = mini(1000, 1, &["--target-digits", "2", "--shard", "0/2"]);
+    assert!(!ok && err.contains("--shard"), "{err}");
+    // --method must agree with a saved run.
+    let (ok, _, err) = mini(
+        n,
+        3,
+        &[
+            "--method",
+            "paper",
+            "--out",
+            out.to_str().unwrap(),
+            "--resume",
+        ],
+    );
+    assert!(!ok && err.contains("--method paper disagrees"), "{err}");
 }

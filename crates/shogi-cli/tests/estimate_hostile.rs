@@ -67,7 +67,13 @@ fn dir() -> PathBuf {
 }
 
 /// A complete Mini Shogi state file of `samples` samples in shard `shard`, as JSON.
+/// A complete run of the paper's method saved in `name` (the edits below assume its
+/// single-phase counters), and its JSON.
 fn good(name: &str, samples: &str, shard: &str) -> (PathBuf, Value) {
+    good_with(name, samples, shard, "paper")
+}
+
+fn good_with(name: &str, samples: &str, shard: &str, method: &str) -> (PathBuf, Value) {
     let f = dir().join(name);
     let _ = std::fs::remove_file(&f);
     let (code, _, err) = run(&[
@@ -78,6 +84,8 @@ fn good(name: &str, samples: &str, shard: &str) -> (PathBuf, Value) {
         samples,
         "--shard",
         shard,
+        "--method",
+        method,
         "-q",
         "--out",
         f.to_str().unwrap(),
@@ -360,4 +368,49 @@ fn counts_near_u64_max_run_without_overflow() {
     assert_eq!(code, Some(0), "{err}");
     let w: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["reachable"], w["reachable"]);
+}
+
+/// The two-phase counters of a fast run, edited out of their relations or out of step with
+/// the run's settings, are refused naming the field; a fast shard does not merge with a
+/// paper one.
+#[test]
+fn edited_two_phase_counters_name_the_field() {
+    let (f, v) = good_with("fast.json", "3000", "0/1", "fast");
+    let (code, _, err) = run(&["merge", "--json", f.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let searched = v["counters"]["two_phase"]["searched"].as_u64().unwrap();
+    let check = v["counters"]["passed_check"].as_u64().unwrap();
+    for (edit_at, value, needle) in [
+        ("searched", serde_json::json!(searched + 1), "searched"),
+        (
+            "with_predecessor",
+            serde_json::json!(check + 1),
+            "with_predecessor",
+        ),
+        (
+            "with_predecessor",
+            serde_json::json!(-1),
+            "with_predecessor",
+        ),
+    ] {
+        let mut e = v.clone();
+        e["counters"]["two_phase"][edit_at] = value;
+        let f = write_json("edited-fast.json", &e);
+        both_refuse(&f, &[needle]);
+    }
+    let mut e = v.clone();
+    e["counters"].as_object_mut().unwrap().remove("two_phase");
+    both_refuse(&write_json("no-phase.json", &e), &["two_phase"]);
+    let mut e = v.clone();
+    e["config"]["phase2_rate"] = serde_json::json!(0.0);
+    both_refuse(&write_json("rate.json", &e), &["phase2_rate"]);
+    let mut e = v.clone();
+    e["config"]["space"] = serde_json::json!("everything");
+    both_refuse(&write_json("space.json", &e), &["space"]);
+    let (p0, _) = good("paper-half.json", "3000", "0/2");
+    let (f1, _) = good_with("fast-half.json", "3000", "1/2", "fast");
+    refused(
+        &["merge", p0.to_str().unwrap(), f1.to_str().unwrap()],
+        &["different runs"],
+    );
 }

@@ -11,6 +11,18 @@ fn count_rank_unrank() {
     );
     assert_eq!(run(&["count", "--game", "mini"]).1, "16014219505238849250");
     assert_eq!(
+        run(&["count", "--space", "placement-legal"]).1,
+        "3061946014629782898209609153148603825516405472791147447142577969020272"
+    );
+    assert_eq!(
+        run(&["count", "--space", "placement-legal", "--game", "mini"]).1,
+        "12874031393035140270"
+    );
+    assert_eq!(
+        run(&["count", "--space", "candidate", "--game", "mini"]).1,
+        "16014219505238849250"
+    );
+    assert_eq!(
         run(&["unrank", "--game", "mini", "9191698481829492401"]).1,
         "4+p/K4/g1+Rks/1+b+s2/1G+BrP b - 1"
     );

@@ -75,8 +75,121 @@ impl core::fmt::Display for Shard {
     }
 }
 
+/// The space an estimate samples uniformly (docs/METHOD.md §4, §10.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// `P_K`, the candidate space: the paper's.
+    #[default]
+    Candidate,
+    /// `S`, the positions of `P_K` that pass the piece-placement filter (counted exactly).
+    PlacementLegal,
+}
+
+impl Space {
+    /// Both, in the order above.
+    pub const ALL: [Space; 2] = [Space::Candidate, Space::PlacementLegal];
+
+    /// The name on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::Candidate => "candidate",
+            Space::PlacementLegal => "placement-legal",
+        }
+    }
+}
+
+impl core::fmt::Display for Space {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl core::str::FromStr for Space {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Space, String> {
+        Space::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| format!("unknown space `{s}`: candidate or placement-legal"))
+    }
+}
+
+/// How an estimate samples and searches (docs/METHOD.md §10).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// The paper's pipeline: sample `P_K`, search every sample that passes the filters.
+    Paper,
+    /// Sample `S` and use two-phase sampling at the game's [`default_phase2_rate`]: the
+    /// fastest unbiased combination.
+    #[default]
+    Fast,
+}
+
+impl Method {
+    /// Both, in the order above.
+    pub const ALL: [Method; 2] = [Method::Paper, Method::Fast];
+
+    /// The name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Paper => "paper",
+            Method::Fast => "fast",
+        }
+    }
+
+    /// The space and the phase-2 rate of the method for `game`.
+    pub fn settings(self, game: GameKind) -> (Space, Option<f64>) {
+        match self {
+            Method::Paper => (Space::Candidate, None),
+            Method::Fast => (Space::PlacementLegal, Some(default_phase2_rate(game))),
+        }
+    }
+}
+
+impl core::fmt::Display for Method {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl core::str::FromStr for Method {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Method, String> {
+        Method::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| format!("unknown method `{s}`: fast or paper"))
+    }
+}
+
+/// The share of phase-1 survivors that `--method fast` searches in `game`.
+///
+/// Nearly every survivor is reachable: in Shogi all but about 1 in 70,000, in Mini Shogi all
+/// but about 1 in 2,000. The phase-2 term of the variance is then `(1 − ρ)/(f (1 − π))`
+/// times the phase-1 term: about 1% of it in Shogi at `f = 0.002` and 3% in Mini Shogi at
+/// `f = 0.02`, while the searches cost a few percent of the run (docs/METHOD.md §10.1). A
+/// larger rate would cost more searches for no visible gain in precision, a smaller one
+/// would let the rare unreachable survivors dominate the variance.
+pub fn default_phase2_rate(game: GameKind) -> f64 {
+    match game {
+        GameKind::Shogi => 0.002,
+        GameKind::Mini => 0.02,
+    }
+}
+
+/// Checks a phase-2 rate: a number in `(0, 1]`.
+pub fn check_phase2_rate(rate: f64) -> Result<(), String> {
+    if rate.is_finite() && rate > 0.0 && rate <= 1.0 {
+        Ok(())
+    } else {
+        Err(format!("the phase-2 rate must be in (0, 1], not {rate}"))
+    }
+}
+
 /// Everything that determines a run's counters.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunConfig {
     /// The game.
     #[serde(with = "by_name")]
@@ -104,6 +217,15 @@ pub struct RunConfig {
     /// Reachable samples with an index below this keep their path length and expanded
     /// node count for the paper's Figure 18.
     pub figure_samples: u64,
+    /// The space sampled (absent in files of runs made before it existed: the candidate
+    /// space, which they all sampled).
+    #[serde(default, with = "by_name")]
+    pub space: Space,
+    /// Two-phase sampling: the share of the samples with a legal predecessor that are
+    /// searched; `None` searches every sample that passes the filters (the paper's way,
+    /// and that of files made before two-phase sampling existed).
+    #[serde(default)]
+    pub phase2_rate: Option<f64>,
 }
 
 impl RunConfig {
@@ -123,7 +245,28 @@ impl RunConfig {
             pawn_drop: PawnDropRule::MateOnly,
             lazy_captures: true,
             figure_samples: 1_000_000,
+            space: Space::Candidate,
+            phase2_rate: None,
         }
+    }
+
+    /// The run with the space and phase-2 rate of `method`.
+    pub fn with_method(mut self, method: Method) -> RunConfig {
+        (self.space, self.phase2_rate) = method.settings(self.game);
+        self
+    }
+
+    /// The method whose settings the run has, if any (a run may mix them, say the
+    /// candidate space with two-phase sampling).
+    pub fn method(&self) -> Option<Method> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.settings(self.game) == (self.space, self.phase2_rate))
+    }
+
+    /// The method's name, or `custom` for another combination of space and rate.
+    pub fn method_name(&self) -> &'static str {
+        self.method().map_or("custom", Method::name)
     }
 
     /// The search configuration.

@@ -23,6 +23,11 @@ pub enum SampleOutcome {
     Placement,
     /// Dropped by the check filter.
     Check,
+    /// Two-phase sampling: passes the filters but has no legal predecessor (and is not a
+    /// KK position), so it is unreachable without a search.
+    NoPredecessor,
+    /// Two-phase sampling: has a legal predecessor but was not selected for the search.
+    NotSearched,
     /// Searched and reachable.
     Reachable {
         /// Plies of the certificate.
@@ -50,6 +55,16 @@ pub enum SampleOutcome {
         /// Nodes generated.
         generated: u64,
     },
+}
+
+/// The phase-1 counters of two-phase sampling (docs/METHOD.md §10.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseCounters {
+    /// Samples that pass the filters and have a legal predecessor or are KK positions
+    /// (`a`).
+    pub with_predecessor: u64,
+    /// Of those, the samples selected for the search (`m`).
+    pub searched: u64,
 }
 
 /// The counters of Table 1 and Table 2 and the search statistics.
@@ -86,6 +101,11 @@ pub struct Counters {
     pub generated: u64,
     /// Figure 18 points: reachable samples below the configured index, by index.
     pub figure: Vec<FigurePoint>,
+    /// With two-phase sampling, its phase-1 counters; then `reachable`, `unreachable`
+    /// and `unknown` count the searched samples only. `None` when every sample that
+    /// passes the filters is searched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub two_phase: Option<PhaseCounters>,
 }
 
 /// `a + b`, or an error naming the counter that would overflow.
@@ -130,6 +150,14 @@ fn log2_bin(expanded: u64) -> usize {
 }
 
 impl Counters {
+    /// Empty counters, for two-phase sampling or not.
+    pub fn new(two_phase: bool) -> Counters {
+        Counters {
+            two_phase: two_phase.then(PhaseCounters::default),
+            ..Counters::default()
+        }
+    }
+
     /// Counts sample `index`. Fails only if a counter would exceed a `u64` (the node sums
     /// of an absurdly long run), naming it; the counters are then partly updated and must
     /// be discarded.
@@ -153,6 +181,20 @@ impl Counters {
             return Ok(());
         }
         self.passed_check = sum("passed_check", self.passed_check, 1)?;
+        match (&mut self.two_phase, outcome) {
+            (None, NoPredecessor | NotSearched) => {
+                return Err("a two-phase outcome in single-phase counters".into())
+            }
+            (Some(_), NoPredecessor) => return Ok(()),
+            (Some(t), _) => {
+                t.with_predecessor = sum("with_predecessor", t.with_predecessor, 1)?;
+                if outcome == NotSearched {
+                    return Ok(());
+                }
+                t.searched = sum("searched", t.searched, 1)?;
+            }
+            (None, _) => {}
+        }
         let (expanded, generated) = match outcome {
             Reachable {
                 plies,
@@ -203,7 +245,9 @@ impl Counters {
                 self.unknown = sum("unknown", self.unknown, 1)?;
                 (expanded, generated)
             }
-            Mirror | Placement | Check => unreachable!("handled above"),
+            Mirror | Placement | Check | NoPredecessor | NotSearched => {
+                unreachable!("handled above")
+            }
         };
         self.expanded = sum("expanded", self.expanded, expanded)?;
         self.generated = sum("generated", self.generated, generated)?;
@@ -215,6 +259,19 @@ impl Counters {
     /// the counter.
     pub fn merge(&mut self, other: &Counters) -> Result<(), String> {
         // Every sum is computed before anything is changed, so an error leaves `self` whole.
+        let two_phase = match (self.two_phase, other.two_phase) {
+            (None, None) => None,
+            (Some(a), Some(b)) => Some(PhaseCounters {
+                with_predecessor: sum("with_predecessor", a.with_predecessor, b.with_predecessor)?,
+                searched: sum("searched", a.searched, b.searched)?,
+            }),
+            _ => {
+                return Err(
+                    "two-phase counters cannot be added to single-phase ones (runs of different methods)"
+                        .into(),
+                )
+            }
+        };
         let samples = sum("samples", self.samples, other.samples)?;
         let passed_mirror = sum("passed_mirror", self.passed_mirror, other.passed_mirror)?;
         let passed_placement = sum(
@@ -253,6 +310,7 @@ impl Counters {
             &self.reachable_expanded_log2,
             &other.reachable_expanded_log2,
         )?;
+        self.two_phase = two_phase;
         self.samples = samples;
         self.passed_mirror = passed_mirror;
         self.passed_placement = passed_placement;
@@ -302,10 +360,28 @@ impl Counters {
             .reachable
             .checked_add(self.unreachable)
             .and_then(|d| d.checked_add(self.unknown));
-        if decided != Some(self.passed_check) {
+        let (searched, what) = match self.two_phase {
+            None => (self.passed_check, "passed_check"),
+            Some(t) => {
+                if t.with_predecessor > self.passed_check {
+                    return Err(format!(
+                        "two_phase.with_predecessor ({}) exceeds passed_check ({})",
+                        t.with_predecessor, self.passed_check
+                    ));
+                }
+                if t.searched > t.with_predecessor {
+                    return Err(format!(
+                        "two_phase.searched ({}) exceeds two_phase.with_predecessor ({})",
+                        t.searched, t.with_predecessor
+                    ));
+                }
+                (t.searched, "two_phase.searched")
+            }
+        };
+        if decided != Some(searched) {
             return Err(format!(
-                "reachable ({}) + unreachable ({}) + unknown ({}) is not passed_check ({})",
-                self.reachable, self.unreachable, self.unknown, self.passed_check
+                "reachable ({}) + unreachable ({}) + unknown ({}) is not {what} ({searched})",
+                self.reachable, self.unreachable, self.unknown
             ));
         }
         for (name, bins, expected, what) in [

@@ -1,3 +1,4 @@
+#![recursion_limit = "256"]
 #![deny(missing_docs)]
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
@@ -11,11 +12,11 @@ mod report;
 mod run;
 mod stats;
 
-pub use config::{RunConfig, Shard};
+pub use config::{check_phase2_rate, default_phase2_rate, Method, RunConfig, Shard, Space};
 pub use count::{parse_count, parse_sample_count};
-pub use counters::{Counters, FigurePoint, SampleOutcome};
+pub use counters::{Counters, FigurePoint, PhaseCounters, SampleOutcome};
 pub use paper::{paper, z_score, z_two_sample, Paper};
-pub use pipeline::evaluate;
+pub use pipeline::{evaluate, phase2_selected, Phase2, SampleSource};
 pub use report::{
     grouped, interval_text, percent, report_json, report_text, space_size, table1_rows,
     table2_rows, StageRow,

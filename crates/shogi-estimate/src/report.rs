@@ -1,6 +1,6 @@
 //! The final report: Table 1 and Table 2 beside the paper's, the estimates, as text or JSON.
 
-use crate::config::RunConfig;
+use crate::config::{RunConfig, Space};
 use crate::counters::Counters;
 use crate::paper::{paper, z_score};
 use crate::run::EstimateError;
@@ -11,12 +11,16 @@ use shogi_core::GameKind;
 use shogi_core::{MiniShogi, Shogi};
 use std::fmt::Write;
 
-/// `|P_K|` for the run's game and material.
+/// The size of the space the run samples: `|P_K|` or `|S|` for its game and material.
 pub fn space_size(config: &RunConfig) -> Result<BigUint, EstimateError> {
     let m = config.material();
-    let r = match config.game {
-        GameKind::Shogi => shogi_rank::count::<Shogi>(&m),
-        GameKind::Mini => shogi_rank::count::<MiniShogi>(&m),
+    let r = match (config.game, config.space) {
+        (GameKind::Shogi, Space::Candidate) => shogi_rank::count::<Shogi>(&m),
+        (GameKind::Mini, Space::Candidate) => shogi_rank::count::<MiniShogi>(&m),
+        (GameKind::Shogi, Space::PlacementLegal) => shogi_rank::count_placement_legal::<Shogi>(&m),
+        (GameKind::Mini, Space::PlacementLegal) => {
+            shogi_rank::count_placement_legal::<MiniShogi>(&m)
+        }
     };
     r.map_err(|e| EstimateError::Config(format!("material {:?}: {e}", m.0)))
 }
@@ -110,9 +114,23 @@ pub fn table2_rows(c: &Counters, game: GameKind, min_rows: usize) -> Vec<(u64, u
         .collect()
 }
 
-/// Whether the run is comparable with the paper (standard material, the paper's search).
+/// Whether the run's estimate is comparable with the paper's (standard material).
 fn comparable(config: &RunConfig) -> bool {
     config.material == config.game.material().0
+}
+
+/// Whether the run's Table 1 is comparable with the paper's, stage by stage: standard
+/// material, the candidate space, every survivor searched.
+fn stages_comparable(config: &RunConfig) -> bool {
+    comparable(config) && config.space == Space::Candidate && config.phase2_rate.is_none()
+}
+
+/// The name of the space's size in reports.
+fn space_name(config: &RunConfig) -> &'static str {
+    match config.space {
+        Space::Candidate => "|P_K|",
+        Space::PlacementLegal => "|S|",
+    }
 }
 
 /// `|P_K|` and the estimate of a run whose counters are consistent: the statistics assume
@@ -138,7 +156,7 @@ pub fn report_text(
 ) -> Result<String, EstimateError> {
     let (space, e) = checked_estimate(config, c)?;
     let p = paper(config.game);
-    let cmp = comparable(config);
+    let cmp = stages_comparable(config);
     let mut s = String::new();
     let rate = c.samples as f64 / elapsed_seconds.max(1e-9);
     let _ = writeln!(
@@ -153,7 +171,17 @@ pub fn report_text(
         threads,
         if threads == 1 { "" } else { "s" },
     );
-    let _ = writeln!(s, "|P_K| = {space}");
+    let _ = writeln!(
+        s,
+        "method {}: {} space, {}",
+        config.method_name(),
+        config.space,
+        match config.phase2_rate {
+            None => "every sample that passes the filters searched".to_string(),
+            Some(f) => format!("two-phase sampling, phase-2 rate {f}"),
+        }
+    );
+    let _ = writeln!(s, "{} = {space}", space_name(config));
     let _ = writeln!(s);
     let _ = writeln!(
         s,
@@ -189,31 +217,57 @@ pub fn report_text(
         "unknown (search limit)",
         grouped(c.unknown)
     );
-    let _ = writeln!(
-        s,
-        "(rates are of the previous row; z = (rate - paper rate) / standard error)"
-    );
+    if cmp {
+        let _ = writeln!(
+            s,
+            "(rates are of the previous row; z = (rate - paper rate) / standard error)"
+        );
+    } else {
+        let _ = writeln!(s, "(rates are of the previous row)");
+    }
+    if let Some(t) = c.two_phase {
+        let _ = writeln!(
+            s,
+            "two-phase: {} of the filter survivors have a legal predecessor (π = {}); {} of them searched, {} reachable (ρ = {})",
+            grouped(t.with_predecessor),
+            sci(e.pi, 5),
+            grouped(t.searched),
+            grouped(c.reachable),
+            sci(e.rho, 5)
+        );
+        let _ = writeln!(
+            s,
+            "    variance of p: phase 1 {}, phase 2 {} ({:.1}% of the total)",
+            sci(e.var_phase1, 3),
+            sci(e.var_phase2, 3),
+            100.0 * e.var_phase2 / (e.var_phase1 + e.var_phase2).max(f64::MIN_POSITIVE)
+        );
+    }
     let _ = writeln!(s);
+    let wilson = |w: Option<Interval>| {
+        w.map_or_else(String::new, |w| format!("; Wilson {}", interval_text(w)))
+    };
     let _ = writeln!(
         s,
-        "reachable fraction  p = {} ± {} (1σ); 3σ {}; Wilson {}",
+        "reachable fraction  p = {} ± {} (1σ); 3σ {}{}",
         sci(e.p, 5),
         sci(e.sigma, 2),
         interval_text(e.p_normal),
-        interval_text(e.p_wilson)
+        wilson(e.p_wilson)
     );
     let _ = writeln!(
         s,
-        "reachable positions, mirror images identified: {}",
-        sci(e.positions, 5)
+        "reachable positions, mirror images identified: {} (3σ half-width {:.4}%)",
+        sci(e.positions, 5),
+        100.0 * e.relative_half_width()
     );
     let _ = writeln!(
         s,
-        "    3σ {}; Wilson {}",
+        "    3σ {}{}",
         interval_text(e.positions_normal),
-        interval_text(e.positions_wilson)
+        wilson(e.positions_wilson)
     );
-    if cmp {
+    if comparable(config) {
         let _ = writeln!(
             s,
             "    paper {} ({})",
@@ -245,6 +299,13 @@ pub fn report_text(
         "{:<32} {:>15}   {:>15}",
         "Table 2: max plies back", "this run", "paper"
     );
+    if let Some(t) = c.two_phase {
+        let _ = writeln!(
+            s,
+            "(searched samples only; {} more had no predecessor: depth 0 without a search)",
+            grouped(c.passed_check - t.with_predecessor)
+        );
+    }
     for (d, (ours, theirs)) in table2_rows(c, config.game, 0).into_iter().enumerate() {
         if cmp {
             let _ = writeln!(s, "{d:<32} {:>15}   {:>15}", grouped(ours), grouped(theirs));
@@ -258,7 +319,7 @@ pub fn report_text(
             s,
             "search: {:.1} nodes expanded per reachable sample, {:.1} per searched sample",
             c.expanded_reachable as f64 / c.reachable as f64,
-            c.expanded as f64 / c.passed_check.max(1) as f64
+            c.expanded as f64 / c.two_phase.map_or(c.passed_check, |t| t.searched).max(1) as f64
         );
     }
     Ok(s)
@@ -275,6 +336,7 @@ pub fn report_json(
 ) -> Result<Value, EstimateError> {
     let (space, e) = checked_estimate(config, c)?;
     let d = |x: f64| sci(x, 6);
+    let cmp = stages_comparable(config);
     let z: Vec<Value> = table1_rows(c, config.game)
         .iter()
         .filter_map(|row| row.z().map(|z| json!({ "stage": row.name, "z": z })))
@@ -294,21 +356,31 @@ pub fn report_json(
         "unknown": c.unknown,
         "symmetric_reachable": c.symmetric_reachable,
         "unreachable_depths": c.unreachable_depths,
+        "method": config.method_name(),
+        "sampled_space": config.space.name(),
+        "phase2_rate": config.phase2_rate,
+        "with_predecessor": c.two_phase.map(|t| t.with_predecessor),
+        "searched": c.two_phase.map(|t| t.searched),
         "space": space.to_string(),
         "p_hat": d(e.p),
         "p_sigma": d(e.sigma),
+        "pi_hat": d(e.pi),
+        "rho_hat": d(e.rho),
+        "var_phase1": d(e.var_phase1),
+        "var_phase2": d(e.var_phase2),
+        "relative_half_width": d(e.relative_half_width()),
         "estimate": d(e.positions),
         "estimate_exact": e.positions_exact,
         "estimate_lo": d(e.positions_normal.lo),
         "estimate_hi": d(e.positions_normal.hi),
-        "wilson_lo": d(e.positions_wilson.lo),
-        "wilson_hi": d(e.positions_wilson.hi),
+        "wilson_lo": e.positions_wilson.map(|w| d(w.lo)),
+        "wilson_hi": e.positions_wilson.map(|w| d(w.hi)),
         "estimate_distinct": d(e.positions_distinct),
         "estimate_distinct_lo": d(e.positions_distinct_normal.lo),
         "estimate_distinct_hi": d(e.positions_distinct_normal.hi),
         "unknown_lo": e.unknown_bounds.map(|b| d(b.lo)),
         "unknown_hi": e.unknown_bounds.map(|b| d(b.hi)),
-        "z_scores": if comparable(config) { Value::Array(z) } else { Value::Null },
+        "z_scores": if cmp { Value::Array(z) } else { Value::Null },
         "paper": if comparable(config) {
             json!({
                 "samples": p.samples,

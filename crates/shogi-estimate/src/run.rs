@@ -1,15 +1,17 @@
 //! Running the pipeline over a range of sample indices, in parallel, with durable
 //! checkpoints; merging the results of shards.
 
-use crate::config::RunConfig;
+use crate::config::{check_phase2_rate, RunConfig, Space};
 use crate::counters::Counters;
-use crate::pipeline::evaluate;
+use crate::pipeline::{evaluate, Phase2, SampleSource};
 use core::ops::ControlFlow;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use shogi_core::GameKind;
 use shogi_core::{Game, MiniShogi, Shogi};
-use shogi_rank::{full_table, RankTable, Sampler};
+use shogi_rank::{
+    full_placement_table, full_table, PlacementSampler, PlacementTable, RankTable, Sampler,
+};
 use shogi_reach::Searcher;
 use std::io::Read;
 use std::io::Write;
@@ -108,6 +110,7 @@ impl RunState {
     /// A run that has not started (and so is complete if its range is empty).
     pub fn new(config: RunConfig) -> RunState {
         let range = config.range();
+        let two_phase = config.phase2_rate.is_some();
         RunState {
             format: FORMAT.to_string(),
             next: range.start,
@@ -115,7 +118,7 @@ impl RunState {
             complete: range.is_empty(),
             elapsed_seconds: 0.0,
             threads: 0,
-            counters: Counters::default(),
+            counters: Counters::new(two_phase),
         }
     }
 
@@ -176,6 +179,24 @@ impl RunState {
     /// flag, the counters and the Figure 18 points agree. The error names the field.
     pub fn check(&self) -> Result<(), String> {
         let c = &self.config;
+        if let Some(rate) = c.phase2_rate {
+            check_phase2_rate(rate).map_err(|e| format!("field `config.phase2_rate`: {e}"))?;
+        }
+        if c.phase2_rate.is_some() != self.counters.two_phase.is_some() {
+            return Err(format!(
+                "field `counters.two_phase`: {} for a run {} two-phase sampling",
+                if self.counters.two_phase.is_some() {
+                    "present"
+                } else {
+                    "absent"
+                },
+                if c.phase2_rate.is_some() {
+                    "with"
+                } else {
+                    "without"
+                }
+            ));
+        }
         if c.shard.count == 0 || c.shard.index >= c.shard.count {
             return Err(format!(
                 "field `config.shard`: shard {} is out of range (K/N needs K < N)",
@@ -352,18 +373,49 @@ pub fn run(
 fn run_game<G: Game>(
     state: &mut RunState,
     options: &RunOptions,
-    mut after_batch: impl FnMut(&RunState) -> ControlFlow<()>,
+    after_batch: impl FnMut(&RunState) -> ControlFlow<()>,
 ) -> Result<RunEnd, EstimateError> {
     let material = state.config.material();
-    let owned;
-    let table: &RankTable<G> = if material == G::MATERIAL {
-        full_table::<G>()
-    } else {
-        owned = RankTable::<G>::new(&material)
-            .map_err(|e| EstimateError::Config(format!("material {:?}: {e}", material.0)))?;
-        &owned
+    let bad_material = |e: shogi_rank::MaterialError| {
+        EstimateError::Config(format!("material {:?}: {e}", material.0))
     };
-    let sampler = Sampler::new(table, state.config.seed);
+    let seed = state.config.seed;
+    match state.config.space {
+        Space::Candidate => {
+            let owned;
+            let table: &RankTable<G> = if material == G::MATERIAL {
+                full_table::<G>()
+            } else {
+                owned = RankTable::<G>::new(&material).map_err(bad_material)?;
+                &owned
+            };
+            drive(state, options, after_batch, &Sampler::new(table, seed))
+        }
+        Space::PlacementLegal => {
+            let owned;
+            let table: &PlacementTable<G> = if material == G::MATERIAL {
+                full_placement_table::<G>()
+            } else {
+                owned = PlacementTable::<G>::new(&material).map_err(bad_material)?;
+                &owned
+            };
+            drive(
+                state,
+                options,
+                after_batch,
+                &PlacementSampler::new(table, seed),
+            )
+        }
+    }
+}
+
+/// Runs the samples of `state` drawn by `sampler`.
+fn drive<G: Game, S: SampleSource<G>>(
+    state: &mut RunState,
+    options: &RunOptions,
+    mut after_batch: impl FnMut(&RunState) -> ControlFlow<()>,
+    sampler: &S,
+) -> Result<RunEnd, EstimateError> {
     let threads = options.threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -374,6 +426,11 @@ fn run_game<G: Game>(
         .map(|_| Mutex::new(Searcher::new(search)))
         .collect();
     let figure_samples = state.config.figure_samples;
+    let two_phase = state.config.phase2_rate.is_some();
+    let phase2 = state.config.phase2_rate.map(|rate| Phase2 {
+        seed: state.config.seed,
+        rate,
+    });
     let end = state.config.range().end;
     let batch = options.batch.max(CHUNK);
     state.threads = threads;
@@ -405,11 +462,13 @@ fn run_game<G: Game>(
                     }
                     let worker = rayon::current_thread_index().unwrap_or(0) % threads;
                     let mut searcher = searchers[worker].lock().unwrap_or_else(|e| e.into_inner());
-                    let mut c = Counters::default();
+                    let mut c = Counters::new(two_phase);
                     for i in a..b {
-                        if let Err(e) =
-                            c.add(i, evaluate(&sampler, &mut searcher, i), figure_samples)
-                        {
+                        if let Err(e) = c.add(
+                            i,
+                            evaluate(sampler, &mut searcher, i, phase2),
+                            figure_samples,
+                        ) {
                             return Some(Err(e));
                         }
                     }
@@ -419,7 +478,7 @@ fn run_game<G: Game>(
         });
         // The counters of this batch first, and `merge` changes nothing when it fails, so
         // that an overflow leaves the state as it was.
-        let mut batch_counters = Counters::default();
+        let mut batch_counters = Counters::new(two_phase);
         let mut done_to = state.next;
         for (part, &(_, b)) in parts.iter().zip(&chunks) {
             match part {
@@ -491,7 +550,7 @@ pub fn merge(files: &[(PathBuf, RunState)]) -> Result<Merged, EstimateError> {
     let mut merged = Merged {
         config: first.config.clone(),
         shards: Vec::new(),
-        counters: Counters::default(),
+        counters: Counters::new(first.config.phase2_rate.is_some()),
         elapsed_seconds: 0.0,
     };
     for (path, s) in files {

@@ -37,20 +37,34 @@ impl Interval {
 pub struct Estimate {
     /// `|P_K|`.
     pub space: f64,
-    /// Reachable fraction `p̂ = reachable / samples`.
+    /// Reachable fraction: `p̂ = reachable / samples`, or with two-phase sampling
+    /// `p̂ = π̂ ρ̂`.
     pub p: f64,
-    /// Its standard error `sqrt(p̂(1-p̂)/n)`.
+    /// Its standard error: `sqrt(p̂(1-p̂)/n)`, or with two-phase sampling
+    /// `sqrt(var_phase1 + var_phase2)`.
     pub sigma: f64,
+    /// Two-phase sampling: `π̂ = a / n`, the share of samples that pass the filters and
+    /// have a legal predecessor (1 without two-phase sampling).
+    pub pi: f64,
+    /// Two-phase sampling: `ρ̂ = r / m`, the share of the searched samples found reachable
+    /// (`p̂` without two-phase sampling).
+    pub rho: f64,
+    /// The phase-1 term of `Var(p̂)`: `ρ̂² π̂(1-π̂)/n` (0 without two-phase sampling).
+    pub var_phase1: f64,
+    /// The phase-2 term of `Var(p̂)`: `π̂² ρ̂(1-ρ̂)/m` (the whole binomial variance without
+    /// two-phase sampling).
+    pub var_phase2: f64,
     /// `p̂ ± 3σ`.
     pub p_normal: Interval,
-    /// The Wilson score interval at `z = 3`.
-    pub p_wilson: Interval,
+    /// The Wilson score interval at `z = 3`: for a binomial proportion, so only without
+    /// two-phase sampling.
+    pub p_wilson: Option<Interval>,
     /// `p̂ |P_K|`: reachable positions, mirror images identified (the paper's headline).
     pub positions: f64,
     /// Its 3σ normal interval.
     pub positions_normal: Interval,
-    /// Its Wilson interval.
-    pub positions_wilson: Interval,
+    /// Its Wilson interval (without two-phase sampling).
+    pub positions_wilson: Option<Interval>,
     /// `p̂ |P_K|` computed exactly (floor), as a decimal integer.
     pub positions_exact: String,
     /// Reachable positions with mirror images counted as distinct.
@@ -86,39 +100,55 @@ impl Estimate {
         let n = counters.samples;
         let nf = (n as f64).max(1.0);
         let r = counters.reachable;
-        let p = r as f64 / nf;
-        let sigma = (p * (1.0 - p) / nf).sqrt();
+        // Without two-phase sampling every sample counts as a phase-1 survivor and every one
+        // is searched (a = m = n): π̂ = 1 and the variance below is the binomial one.
+        let (a, m) = counters
+            .two_phase
+            .map_or((n, n), |t| (t.with_predecessor, t.searched));
+        let mf = (m as f64).max(1.0);
+        let pi = a as f64 / nf;
+        let rho = r as f64 / mf;
+        let p = pi * rho;
+        let var_phase1 = rho * rho * pi * (1.0 - pi) / nf;
+        let var_phase2 = pi * pi * rho * (1.0 - rho) / mf;
+        let sigma = (var_phase1 + var_phase2).sqrt();
         let size = space.to_f64().unwrap_or(f64::INFINITY);
         let p_normal = Interval {
             lo: p - Z * sigma,
             hi: p + Z * sigma,
         };
-        let p_wilson = wilson(r, n, Z);
+        let p_wilson = counters.two_phase.is_none().then(|| wilson(r, n, Z));
         // Mirror images distinct: a reachable sample counts 2, or 1 if its board is its own
-        // mirror image; the variance is that of this 0/1/2-valued variable. In u128, with
-        // symmetric_reachable at most reachable, so that no counters (from a file, say) can
-        // overflow or underflow.
+        // mirror image; the variance is that of this 0/1/2-valued variable, through both
+        // phases. In u128, with symmetric_reachable at most reachable, so that no counters
+        // (from a file, say) can overflow or underflow.
         let (r2, s2) = (
             u128::from(r),
             u128::from(counters.symmetric_reachable.min(r)),
         );
-        let mean = (2 * r2 - s2) as f64 / nf;
-        let square = (4 * (r2 - s2) + s2) as f64 / nf;
-        let sigma_d = ((square - mean * mean).max(0.0) / nf).sqrt();
-        let exact = if n == 0 {
+        let mean_y = (2 * r2 - s2) as f64 / mf;
+        let square_y = (4 * (r2 - s2) + s2) as f64 / mf;
+        let var_y = (square_y - mean_y * mean_y).max(0.0);
+        let mean = pi * mean_y;
+        let sigma_d = (mean_y * mean_y * pi * (1.0 - pi) / nf + pi * pi * var_y / mf).sqrt();
+        let exact = if n == 0 || m == 0 {
             BigUint::default()
         } else {
-            space * BigUint::from(r) / BigUint::from(n)
+            space * BigUint::from(a) * BigUint::from(r) / (BigUint::from(n) * BigUint::from(m))
         };
         Estimate {
             space: size,
             p,
             sigma,
+            pi,
+            rho,
+            var_phase1,
+            var_phase2,
             p_normal,
             p_wilson,
             positions: p * size,
             positions_normal: p_normal.scaled(size),
-            positions_wilson: p_wilson.scaled(size),
+            positions_wilson: p_wilson.map(|w| w.scaled(size)),
             positions_exact: exact.to_string(),
             positions_distinct: mean * size,
             positions_distinct_normal: Interval {
@@ -127,8 +157,18 @@ impl Estimate {
             },
             unknown_bounds: (counters.unknown > 0).then(|| Interval {
                 lo: p * size,
-                hi: (u128::from(r) + u128::from(counters.unknown)) as f64 / nf * size,
+                hi: pi * (u128::from(r) + u128::from(counters.unknown)) as f64 / mf * size,
             }),
+        }
+    }
+
+    /// The 3σ half-width of the estimate relative to it (`3σ / p̂`), infinite when nothing
+    /// was found reachable.
+    pub fn relative_half_width(&self) -> f64 {
+        if self.p > 0.0 {
+            Z * self.sigma / self.p
+        } else {
+            f64::INFINITY
         }
     }
 }

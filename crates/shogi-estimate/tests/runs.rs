@@ -3,7 +3,10 @@
 
 use core::ops::ControlFlow;
 use shogi_core::GameKind;
-use shogi_estimate::{merge, run, EstimateError, RunConfig, RunEnd, RunOptions, RunState, Shard};
+use shogi_estimate::{
+    merge, phase2_selected, run, Estimate, EstimateError, RunConfig, RunEnd, RunOptions, RunState,
+    Shard, Space,
+};
 use shogi_verify::rng::{below, test_rng};
 use std::path::{Path, PathBuf};
 
@@ -330,4 +333,195 @@ fn hostile_files_are_refused_naming_the_field() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("a.json"), "{err}");
+}
+
+/// The configurations of the two-phase tests: `space` and `rate` on top of [`config`].
+fn two_phase(game: GameKind, samples: u64, seed: u64, space: Space, rate: f64) -> RunConfig {
+    let mut c = config(game, samples, seed);
+    c.space = space;
+    c.phase2_rate = Some(rate);
+    c
+}
+
+/// Two-phase sampling at rate 1 is the paper's pipeline counter for counter: the samples
+/// without a predecessor are the unreachable ones of depth 0, and the estimate and its
+/// interval are the same numbers.
+#[test]
+fn two_phase_at_rate_one_reproduces_the_paper_counters() {
+    for (game, n) in [(GameKind::Mini, 40_000), (GameKind::Shogi, 60_000)] {
+        let paper = complete(config(game, n, 8), &options(2, 4096)).counters;
+        let tp = complete(
+            two_phase(game, n, 8, Space::Candidate, 1.0),
+            &options(2, 4096),
+        )
+        .counters;
+        let phase = tp.two_phase.expect("two-phase counters");
+        let no_predecessor = tp.passed_check - phase.with_predecessor;
+        assert_eq!(phase.searched, phase.with_predecessor);
+        assert!(
+            no_predecessor > 0,
+            "{game}: some samples have no predecessor"
+        );
+        assert_eq!(tp.samples, paper.samples);
+        assert_eq!(tp.passed_mirror, paper.passed_mirror);
+        assert_eq!(tp.passed_placement, paper.passed_placement);
+        assert_eq!(tp.passed_check, paper.passed_check);
+        assert_eq!(tp.reachable, paper.reachable);
+        assert_eq!(tp.symmetric_reachable, paper.symmetric_reachable);
+        assert_eq!(tp.unknown, paper.unknown);
+        assert_eq!(tp.unreachable + no_predecessor, paper.unreachable);
+        assert_eq!(
+            tp.unreachable_depths.first().copied().unwrap_or(0),
+            0,
+            "a searched sample has a predecessor"
+        );
+        assert_eq!(paper.unreachable_depths[0], no_predecessor);
+        let bin = |v: &[u64], d: usize| v.get(d).copied().unwrap_or(0);
+        for d in 1..paper
+            .unreachable_depths
+            .len()
+            .max(tp.unreachable_depths.len())
+        {
+            assert_eq!(
+                bin(&tp.unreachable_depths, d),
+                bin(&paper.unreachable_depths, d)
+            );
+        }
+        assert_eq!(tp.reachable_plies, paper.reachable_plies);
+        assert_eq!(tp.figure, paper.figure);
+        let space = shogi_estimate::space_size(&config(game, n, 8)).unwrap();
+        let (a, b) = (Estimate::new(&paper, &space), Estimate::new(&tp, &space));
+        assert_eq!(a.positions_exact, b.positions_exact);
+        let close = |x: f64, y: f64| (x - y).abs() <= 1e-12 * x.abs().max(y.abs());
+        assert!(close(a.p, b.p) && close(a.sigma, b.sigma), "{a:?}\n{b:?}");
+        assert!(close(a.positions_normal.lo, b.positions_normal.lo));
+        assert!(close(a.positions_normal.hi, b.positions_normal.hi));
+        assert!(close(
+            a.positions_distinct_normal.hi,
+            b.positions_distinct_normal.hi
+        ));
+    }
+}
+
+/// Phase 2 searches a share of the phase-1 survivors close to the rate, chosen by the
+/// sample index alone: a run at a smaller rate searches a subset of the same samples,
+/// with the same verdicts.
+#[test]
+fn phase_two_selects_by_index_at_the_rate() {
+    let mut hits = 0u64;
+    for i in 0..200_000 {
+        hits += phase2_selected(3, i, 0.1) as u64;
+        assert!(phase2_selected(3, i, 1.0));
+        assert_eq!(phase2_selected(3, i, 0.1), phase2_selected(3, i, 0.1));
+    }
+    // Binomial(200000, 0.1): standard deviation 134.
+    assert!((hits as f64 - 20_000.0).abs() < 700.0, "{hits}");
+    let all = complete(
+        two_phase(GameKind::Mini, 30_000, 2, Space::PlacementLegal, 1.0),
+        &options(2, 4096),
+    );
+    let some = complete(
+        two_phase(GameKind::Mini, 30_000, 2, Space::PlacementLegal, 0.3),
+        &options(2, 4096),
+    );
+    let (a, s) = (
+        all.counters.two_phase.unwrap(),
+        some.counters.two_phase.unwrap(),
+    );
+    assert_eq!(a.with_predecessor, s.with_predecessor);
+    assert!(s.searched < a.searched && s.searched > 0);
+    let z = (s.searched as f64 - 0.3 * a.searched as f64) / (0.3 * 0.7 * a.searched as f64).sqrt();
+    assert!(z.abs() < 5.0, "searched {} of {}", s.searched, a.searched);
+    assert!(some.counters.reachable <= all.counters.reachable);
+}
+
+/// The placement-legal space with two-phase sampling: independent of threads and batches,
+/// the shards add up to the single run, an interrupted run resumes to the same counters,
+/// and every sample passes the placement filter.
+#[test]
+fn fast_runs_are_reproducible_and_mergeable() {
+    let cfg = two_phase(GameKind::Shogi, 40_000, 4, Space::PlacementLegal, 0.05);
+    let a = complete(cfg.clone(), &options(1, 256));
+    let b = complete(cfg.clone(), &options(3, 1000));
+    assert_eq!(a.counters, b.counters);
+    assert_eq!(a.counters.passed_placement, a.counters.passed_mirror);
+    let t = a.counters.two_phase.unwrap();
+    assert!(t.searched > 0 && a.counters.reachable > 0);
+    let mut files = Vec::new();
+    for k in 0..3 {
+        let mut c = cfg.clone();
+        c.shard = Shard { index: k, count: 3 };
+        let s = complete(c, &options(2, 2048));
+        let path = tmp(&format!("fast-shard-{k}.json"));
+        s.save(&path).unwrap();
+        files.push((path.clone(), RunState::load(&path).unwrap()));
+    }
+    let merged = merge(&files).unwrap();
+    assert_eq!(merged.counters, a.counters);
+    // A paper-method shard does not merge with these.
+    let mut paper = config(GameKind::Shogi, 40_000, 4);
+    paper.shard = Shard { index: 1, count: 3 };
+    let p = (tmp("paper-shard.json"), complete(paper, &options(1, 1024)));
+    let err = merge(&[files[0].clone(), p]).unwrap_err().to_string();
+    assert!(
+        err.contains("space") || err.contains("phase2_rate"),
+        "{err}"
+    );
+    // Stop after two batches, resume from the checkpoint.
+    let path = tmp("fast-resume.json");
+    let mut opts = options(2, 4096);
+    opts.checkpoint = Some(path.clone());
+    opts.checkpoint_every = std::time::Duration::from_millis(0);
+    let mut state = RunState::new(cfg.clone());
+    let mut left = 2;
+    let end = run(&mut state, &opts, |_| {
+        left -= 1;
+        if left == 0 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    assert_eq!(end, RunEnd::Stopped);
+    let mut resumed = RunState::resume(&path, &cfg).unwrap();
+    assert!(!resumed.complete);
+    run(&mut resumed, &opts, |_| ControlFlow::Continue(())).unwrap();
+    assert_eq!(resumed.counters, a.counters);
+}
+
+/// Two-phase counters that break their relations, or that do not match the run's method,
+/// are refused with the field named.
+#[test]
+fn inconsistent_two_phase_state_is_refused() {
+    let cfg = two_phase(GameKind::Mini, 5_000, 1, Space::PlacementLegal, 0.5);
+    let good = complete(cfg.clone(), &options(1, 1024));
+    good.check().unwrap();
+    let mut bad = good.clone();
+    bad.counters.two_phase.as_mut().unwrap().searched += 1;
+    assert!(bad.check().unwrap_err().contains("searched"));
+    let mut bad = good.clone();
+    bad.counters.two_phase.as_mut().unwrap().with_predecessor = bad.counters.passed_check + 1;
+    assert!(bad.check().unwrap_err().contains("with_predecessor"));
+    let mut bad = good.clone();
+    bad.counters.two_phase = None;
+    assert!(bad.check().unwrap_err().contains("two_phase"));
+    let mut bad = good.clone();
+    bad.config.phase2_rate = Some(1.5);
+    assert!(bad.check().unwrap_err().contains("phase2_rate"));
+    let mut bad = good.clone();
+    bad.config.phase2_rate = Some(f64::NAN);
+    assert!(bad.check().is_err());
+    // A file of the paper method written before two-phase sampling existed (no `space`,
+    // `phase2_rate` or `two_phase` fields) still loads, as the paper's method.
+    let old = complete(config(GameKind::Mini, 3_000, 1), &options(1, 1024));
+    let mut v = serde_json::to_value(&old).unwrap();
+    v["config"].as_object_mut().unwrap().remove("space");
+    v["config"].as_object_mut().unwrap().remove("phase2_rate");
+    let path = tmp("old-format.json");
+    write(&path, &v.to_string());
+    let loaded = RunState::load(&path).unwrap();
+    assert_eq!(loaded.config.space, Space::Candidate);
+    assert_eq!(loaded.config.phase2_rate, None);
+    assert_eq!(loaded.counters, old.counters);
 }

@@ -186,7 +186,12 @@ fn check(name: &str, r: &Reference, space: &str) {
     close(&at("p"), e.p, r.p);
     close(&at("sigma"), e.sigma, r.sigma);
     close_interval(&at("p_normal"), e.p_normal, r.p_normal_lo, r.p_normal_hi);
-    close_interval(&at("p_wilson"), e.p_wilson, r.p_wilson_lo, r.p_wilson_hi);
+    close_interval(
+        &at("p_wilson"),
+        e.p_wilson.unwrap(),
+        r.p_wilson_lo,
+        r.p_wilson_hi,
+    );
     close(&at("positions"), e.positions, r.positions);
     close_interval(
         &at("positions_normal"),
@@ -196,7 +201,7 @@ fn check(name: &str, r: &Reference, space: &str) {
     );
     close_interval(
         &at("positions_wilson"),
-        e.positions_wilson,
+        e.positions_wilson.unwrap(),
         r.positions_wilson_lo,
         r.positions_wilson_hi,
     );
@@ -288,7 +293,7 @@ fn small_samples_normal_and_wilson() {
         close(&format!("{what}: p"), e.p, p);
         close(&format!("{what}: sigma"), e.sigma, sigma);
         close_interval(&format!("{what}: normal"), e.p_normal, nlo, nhi);
-        close_interval(&format!("{what}: Wilson"), e.p_wilson, wlo, whi);
+        close_interval(&format!("{what}: Wilson"), e.p_wilson.unwrap(), wlo, whi);
         close_interval(&format!("{what}: wilson()"), wilson(k, n, Z), wlo, whi);
     }
 }

@@ -23,7 +23,7 @@ pub struct Sampler<'a, G: Game> {
 }
 
 /// The ChaCha8 key of a seed: its little-endian bytes, then zeros.
-fn key(seed: u64) -> [u8; 32] {
+pub(crate) fn key(seed: u64) -> [u8; 32] {
     let mut k = [0u8; 32];
     k[..8].copy_from_slice(&seed.to_le_bytes());
     k
@@ -39,7 +39,7 @@ pub fn uniform_below(bound: U256, seed: u64, index: u64) -> U256 {
 }
 
 #[inline]
-fn draw(rng: &mut ChaCha8Rng, bound: U256, bits: u32) -> U256 {
+pub(crate) fn draw(rng: &mut ChaCha8Rng, bound: U256, bits: u32) -> U256 {
     loop {
         let mut l = [
             rng.next_u64(),

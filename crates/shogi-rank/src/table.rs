@@ -4,6 +4,7 @@
 use crate::combin::{
     binom, binom_u128, div_rem_recip, rank_set, unrank_set, BINOM_RECIP, SMALL_RECIP,
 };
+use crate::cumulative::Cumulative;
 use crate::error::{MaterialError, RankError};
 use crate::material::{king_placements, piece_types, PieceType};
 use crate::u256::{Divisor64, U256};
@@ -17,29 +18,59 @@ use std::marker::PhantomData;
 /// in the nested-loop order of docs/METHOD.md §4.1 (which is lexicographic in `(n0, n1, n2)`), each
 /// with its cumulative offset.
 #[derive(Clone, Debug)]
-struct SplitTable {
+pub(crate) struct SplitTable {
     /// `C_t`, the radix of the type's digit.
-    total: u128,
+    pub(crate) total: u128,
     /// The offset of each split, then `total` (a sentinel for [`SplitTable::split_of`]).
     offsets: Vec<u128>,
     splits: Vec<[u8; 4]>,
     /// `total`, prepared for division, when it is below `2^64` (every type but the pawns).
-    divisor: Option<Divisor64>,
+    pub(crate) divisor: Option<Divisor64>,
     /// `d >> shift` is the bucket of a digit `d`.
     shift: u32,
     /// `first[b]`: the split holding the smallest digit of bucket `b`.
     first: Vec<u16>,
 }
 
+/// Which of the four groups of a type a [`SplitTable`] may fill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Groups {
+    /// All four (a type that can promote).
+    All,
+    /// The two unpromoted groups (gold).
+    Unpromoted,
+    /// The two promoted groups (the promoted pawns, lances and knights of the
+    /// placement-legal subspace, whose unpromoted ones are placed apart).
+    Promoted,
+}
+
 impl SplitTable {
     fn new(e: u32, b: u32, promotable: bool) -> SplitTable {
+        let groups = if promotable {
+            Groups::All
+        } else {
+            Groups::Unpromoted
+        };
+        Self::with_groups(e, b, groups)
+    }
+
+    /// The placements of `b` pieces on `e` empty squares in the allowed groups.
+    pub(crate) fn with_groups(e: u32, b: u32, groups: Groups) -> SplitTable {
         let mut offsets = Vec::new();
         let mut splits = Vec::new();
         let mut total: u128 = 0;
-        let pmax = if promotable { b } else { 0 };
+        let pmax = if groups == Groups::Unpromoted { 0 } else { b };
         for n0 in 0..=pmax {
             for n1 in 0..=(pmax - n0) {
-                for n2 in 0..=(b - n0 - n1) {
+                let unpromoted = if groups == Groups::Promoted {
+                    0
+                } else {
+                    b - n0 - n1
+                };
+                if n0 + n1 + unpromoted != b {
+                    continue;
+                }
+                for n2 in 0..=unpromoted {
                     let n3 = b - n0 - n1 - n2;
                     let size = binom_u128(e, n0)
                         * binom_u128(e - n0, n1)
@@ -73,6 +104,19 @@ impl SplitTable {
             divisor: u64::try_from(total).ok().map(Divisor64::new),
             shift,
             first,
+        }
+    }
+
+    /// `(q / total, q mod total)`: the next digit of a mixed-radix number, this table's
+    /// digit, and what is left of the number.
+    #[inline(always)]
+    pub(crate) fn take_digit(&self, q: U256) -> (U256, u128) {
+        match self.divisor {
+            Some(divisor) => {
+                let (nq, d) = q.div_rem_u64(divisor);
+                (nq, d as u128)
+            }
+            None => q.div_rem_u128(self.total),
         }
     }
 
@@ -130,23 +174,13 @@ pub struct RankTable<G: Game> {
     classes: Vec<Class>,
     /// The distinct low radices of the classes, prepared for division.
     low_radices: Vec<Divisor64>,
-    /// The first rank of each class, then `total` (a sentinel for `class_of`).
-    offsets: Vec<U256>,
-    total: U256,
-    /// `r >> class_shift` is the bucket of a rank `r`.
-    class_shift: u32,
-    /// `class_first[b]`: the class holding the smallest rank of bucket `b`.
-    class_first: Vec<u32>,
+    /// The first rank of each class, and `|P_K|`.
+    offsets: Cumulative,
     class_of_hand: Vec<u32>,
     hand_stride: [u32; 7],
     splits: Vec<SplitTable>,
     _game: PhantomData<G>,
 }
-
-/// `log2` of the number of buckets of `RankTable::class_of`'s jump table (4 bytes each; 1 MiB
-/// at most). With 2^18 buckets a uniform Shogi rank walks past 0.08 class boundaries on
-/// average (1.2 with 2^16, 4.6 with 2^14).
-const CLASS_BUCKET_BITS: u32 = 18;
 
 /// Number of squares left of the centre file: `H · ⌊W/2⌋` (36 in Shogi, 10 in Mini Shogi).
 #[inline(always)]
@@ -199,9 +233,8 @@ impl<G: Game> RankTable<G> {
         let mut low_radices = Vec::new();
         let mut splits = Vec::new();
         let mut classes = Vec::with_capacity(all.len());
-        let mut offsets = Vec::with_capacity(all.len());
+        let mut sizes = Vec::with_capacity(all.len());
         let mut class_of_hand = vec![0u32; vectors as usize];
-        let mut total = U256::ZERO;
         for (ci, (_, hand)) in all.iter().enumerate() {
             let mut low_radix = king_radix as u64;
             let mut index = 0;
@@ -230,8 +263,7 @@ impl<G: Game> RankTable<G> {
                 n_board += 1;
                 e -= b;
             }
-            offsets.push(total);
-            total = total.checked_add(size).expect("|P_K| fits in 256 bits");
+            sizes.push(size);
             let low = *low_ids.entry(low_radix).or_insert_with(|| {
                 low_radices.push(Divisor64::new(low_radix));
                 u16::try_from(low_radices.len() - 1).expect("fewer than 2^16 low radices")
@@ -243,28 +275,7 @@ impl<G: Game> RankTable<G> {
                 board,
             });
         }
-        offsets.push(total);
-        // About four buckets per class, at most 2^CLASS_BUCKET_BITS.
-        let bucket_bits = (usize::BITS - classes.len().leading_zeros() + 2).min(CLASS_BUCKET_BITS);
-        let class_shift = total
-            .checked_sub(U256::ONE)
-            .unwrap_or(U256::ZERO)
-            .bits()
-            .saturating_sub(bucket_bits);
-        let buckets = total
-            .checked_sub(U256::ONE)
-            .unwrap_or(U256::ZERO)
-            .shr_low_u64(class_shift) as usize
-            + 1;
-        let mut class_first = Vec::with_capacity(buckets);
-        let mut i = 0;
-        for b in 0..buckets {
-            let start = U256::from(b as u64).shl(class_shift);
-            while offsets[i + 1] <= start {
-                i += 1;
-            }
-            class_first.push(i as u32);
-        }
+        let offsets = Cumulative::new(sizes, "|P_K|");
         Ok(RankTable {
             material: *material,
             types,
@@ -272,9 +283,6 @@ impl<G: Game> RankTable<G> {
             classes,
             low_radices,
             offsets,
-            total,
-            class_shift,
-            class_first,
             class_of_hand,
             hand_stride,
             splits,
@@ -294,12 +302,12 @@ impl<G: Game> RankTable<G> {
 
     /// `|P_K|`, the number of ranks.
     pub fn count(&self) -> BigUint {
-        self.total.to_biguint()
+        self.offsets.total().to_biguint()
     }
 
     /// `|P_K|` as a fixed-width integer.
     pub fn count_u256(&self) -> U256 {
-        self.total
+        self.offsets.total()
     }
 
     /// The number of K-canonical king placements (the radix of the king digit).
@@ -315,7 +323,7 @@ impl<G: Game> RankTable<G> {
     /// Hand class `i` (in rank order): its pieces in hand, first rank and size.
     pub fn class(&self, i: usize) -> HandClass {
         let c = &self.classes[i];
-        let next = self.offsets[i + 1];
+        let next = self.offsets.offset(i + 1);
         HandClass {
             hand: self
                 .types
@@ -324,8 +332,10 @@ impl<G: Game> RankTable<G> {
                 .filter(|&(_, h)| h > 0)
                 .map(|(t, h)| (t.kind, h))
                 .collect(),
-            offset: self.offsets[i],
-            size: next.checked_sub(self.offsets[i]).unwrap_or(U256::ZERO),
+            offset: self.offsets.offset(i),
+            size: next
+                .checked_sub(self.offsets.offset(i))
+                .unwrap_or(U256::ZERO),
         }
     }
 
@@ -333,17 +343,7 @@ impl<G: Game> RankTable<G> {
     /// larger `r`).
     #[inline]
     pub fn class_of(&self, r: U256) -> usize {
-        if r >= self.total {
-            return self.classes.len() - 1;
-        }
-        // A jump table on the high bits of `r`, then a short walk: the classes are very
-        // unequal in size, and a uniform rank nearly always falls in a bucket that lies
-        // inside one class. This replaces a binary search over up to 106,875 offsets.
-        let mut i = self.class_first[r.shr_low_u64(self.class_shift) as usize] as usize;
-        while self.offsets[i + 1] <= r {
-            i += 1;
-        }
-        i
+        self.offsets.find(r)
     }
 
     /// The rank of a position of `P_K`.
@@ -362,23 +362,14 @@ impl<G: Game> RankTable<G> {
     fn out_of_range(&self, rank: &str) -> RankError {
         RankError::OutOfRange {
             rank: rank.to_string(),
-            count: self.total.to_string(),
+            count: self.offsets.total().to_string(),
         }
     }
 
     /// The king squares of a king digit.
     #[inline]
     fn king_squares(&self, d: u32) -> (u32, u32) {
-        let hl = left_squares::<G>();
-        let h = G::HEIGHT as u32;
-        let first = hl * (G::SQUARES as u32 - 1);
-        let (bk, j) = if d < first {
-            (d % hl, d / hl)
-        } else {
-            let d = d - first;
-            (hl + d % h, d / h)
-        };
-        (bk, if j < bk { j } else { j + 1 })
+        king_squares::<G>(d)
     }
 
     /// The king digit of a placement, or `None` if it is not K-canonical.
@@ -399,27 +390,16 @@ impl<G: Game> RankTable<G> {
     /// The position of a rank given as a fixed-width integer: the fast path (no
     /// allocation).
     pub fn unrank_u256(&self, r: U256) -> Result<Position<G>, RankError> {
-        if r >= self.total {
+        if r >= self.offsets.total() {
             return Err(self.out_of_range(&r.to_string()));
         }
         let ci = self.class_of(r);
         let class = &self.classes[ci];
-        let x = r.checked_sub(self.offsets[ci]).unwrap_or(U256::ZERO);
+        let x = r.checked_sub(self.offsets.offset(ci)).unwrap_or(U256::ZERO);
         let (mut q, mut low) = x.div_rem_u64(self.low_radices[class.low as usize]);
         // A setup until every piece is placed; the check on the way out costs a few popcounts.
         let mut pos = Setup::<G>::empty();
-        for (i, t) in self.types.iter().enumerate() {
-            let h = class.hand[i];
-            if h == 0 {
-                continue;
-            }
-            let radix = h as u64 + 1;
-            let (q, black) = div_rem_recip(low, radix, SMALL_RECIP[radix as usize]);
-            let black = black as u8;
-            low = q;
-            pos.set_hand(Color::Black, t.kind, black);
-            pos.set_hand(Color::White, t.kind, h - black);
-        }
+        low = set_hands(&mut pos, &self.types, &class.hand, low);
         let (bk, wk) = self.king_squares(low as u32);
         for (sq, color) in [(bk, Color::Black), (wk, Color::White)] {
             if let Some(sq) = Square::from_index_in::<G>(sq as u8) {
@@ -435,13 +415,7 @@ impl<G: Game> RankTable<G> {
         let mut m = G::SQUARES - 2;
         for &(ti, id) in &class.board[..class.n_board as usize] {
             let table = &self.splits[id as usize];
-            let (nq, d) = match table.divisor {
-                Some(divisor) => {
-                    let (nq, d) = q.div_rem_u64(divisor);
-                    (nq, d as u128)
-                }
-                None => q.div_rem_u128(table.total),
-            };
+            let (nq, d) = table.take_digit(q);
             q = nq;
             (empty, m) = place_type(&mut pos, empty, m, table, d, self.types[ti as usize].kind);
         }
@@ -513,10 +487,50 @@ impl<G: Game> RankTable<G> {
                 self.low_radices[class.low as usize].get() as u128,
                 low as u128,
             )
-            .and_then(|a| a.checked_add(self.offsets[ci]))
+            .and_then(|a| a.checked_add(self.offsets.offset(ci)))
             .expect("a rank fits in 256 bits");
         Ok(acc)
     }
+}
+
+/// The king squares (Black, White) of a king digit (docs/METHOD.md §4.1).
+#[inline]
+pub(crate) fn king_squares<G: Game>(d: u32) -> (u32, u32) {
+    let hl = left_squares::<G>();
+    let h = G::HEIGHT as u32;
+    let first = hl * (G::SQUARES as u32 - 1);
+    let (bk, j) = if d < first {
+        (d % hl, d / hl)
+    } else {
+        let d = d - first;
+        (hl + d % h, d / h)
+    };
+    (bk, if j < bk { j } else { j + 1 })
+}
+
+/// Splits the pieces in hand of each type between the players from the hand digits in
+/// `low` (least significant first, radix `h_t + 1`, the number of Black's pieces); returns
+/// what is left of `low`.
+#[inline(always)]
+pub(crate) fn set_hands<G: Game>(
+    pos: &mut Setup<G>,
+    types: &[PieceType],
+    hand: &[u8; 7],
+    mut low: u64,
+) -> u64 {
+    for (i, t) in types.iter().enumerate() {
+        let h = hand[i];
+        if h == 0 {
+            continue;
+        }
+        let radix = h as u64 + 1;
+        let (q, black) = div_rem_recip(low, radix, SMALL_RECIP[radix as usize]);
+        let black = black as u8;
+        low = q;
+        pos.set_hand(Color::Black, t.kind, black);
+        pos.set_hand(Color::White, t.kind, h - black);
+    }
+    low
 }
 
 /// The four groups of a type: (colour, promoted) in the order of docs/METHOD.md §4.1.
@@ -530,7 +544,7 @@ const GROUPS: [(Color, bool); 4] = [
 /// Places the pieces of one type from its digit `d`, `m` squares being empty; returns the
 /// squares still empty and their number.
 #[inline]
-fn place_type<G: Game>(
+pub(crate) fn place_type<G: Game>(
     pos: &mut Setup<G>,
     mut empty: u128,
     mut m: usize,
