@@ -9,6 +9,8 @@ mod mate_bench;
 mod perft;
 mod reach_exhaustive;
 mod reproduce;
+mod validate;
+mod verify_kk;
 
 use shogi_core::{GameKind, MiniShogi, PawnDropRule, Rules, Shogi};
 
@@ -62,6 +64,15 @@ enum Command {
     /// pieces and superiority, and the pass-count cost of each defence set. Prints the
     /// Markdown tables of docs/BENCHMARKS.md.
     MateBench(mate_bench::MateBenchArgs),
+    /// The estimator against exact answers (docs/METHOD.md §10.4): on reduced materials
+    /// small enough to enumerate, both methods over many seeds; the 3σ intervals must
+    /// contain the exact count at the nominal rate (binomial test) and the mean error must
+    /// be zero within noise. Prints the Markdown table of docs/RESULTS.md.
+    ValidateEstimator(validate::ValidateArgs),
+    /// The KK lemma of docs/METHOD.md §7 by computation: every KK position reaches every
+    /// other (king walks, then one transfer per kind and direction), and the initial
+    /// position reaches them; or a counterexample.
+    VerifyKk(verify_kk::VerifyKkArgs),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +88,8 @@ fn main() -> ExitCode {
         Command::ReachExhaustive(args) => reach_exhaustive::run(args),
         Command::Fuzz(args) => fuzz::run(args),
         Command::MateBench(args) => mate_bench::run(args),
+        Command::ValidateEstimator(args) => validate::run_validate(args),
+        Command::VerifyKk(args) => verify_kk::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -56,7 +56,7 @@ const MINI_DEFAULT: [&str; 15] = [
 const SHOGI_DEFAULT: [&str; 7] = ["P", "L", "N", "S", "G", "B", "R"];
 
 /// The material of the kings plus the pieces named by SFEN letters (`-` for none).
-fn parse_pieces(text: &str) -> Result<Material, String> {
+pub(crate) fn parse_pieces(text: &str) -> Result<Material, String> {
     let mut m = Material::default();
     m.set(PieceKind::King, 2);
     for c in text.chars().filter(|&c| c != '-') {

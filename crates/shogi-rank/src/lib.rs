@@ -19,7 +19,7 @@ pub use material::{
     class_code, king_placements, kings_k_canonical, material_from_spec, piece_types, PieceType,
     TYPE_ORDER,
 };
-pub use placement::{Core, CoreTable, PlacementSampler, PlacementTable};
+pub use placement::{Core, CoreTable, KingSet, PlacementSampler, PlacementTable};
 pub use sampler::{uniform_below, Sampler};
 pub use table::{HandClass, RankTable};
 pub use u256::U256;

@@ -202,7 +202,7 @@ pub struct CoreTable {
 impl CoreTable {
     /// The core counts of a material of game `G`, with `kind_max` the material's pawns,
     /// lances and knights.
-    fn new<G: Game>(kind_max: [u8; 3]) -> CoreTable {
+    fn new<G: Game>(kind_max: [u8; 3], kings: &[u32]) -> CoreTable {
         assert!(
             rank_only_rules::<G>(),
             "the placement rules of this game depend on the file"
@@ -213,7 +213,7 @@ impl CoreTable {
         // King placements grouped by the ranks of the kings: on two files, or on one.
         let mut two_files: HashMap<(u32, u32), u128> = HashMap::new();
         let mut one_file: HashMap<(u32, u32), u128> = HashMap::new();
-        for d in 0..king_placements::<G>() {
+        for &d in kings {
             let (b, w) = king_squares::<G>(d);
             let (yb, yw) = (b % h, w % h);
             let key = (yb.min(yw), yb.max(yw));
@@ -275,6 +275,17 @@ impl CoreTable {
     }
 }
 
+/// Which king placements a [`PlacementTable`] covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KingSet {
+    /// Every K-canonical placement: the whole of `S`.
+    All,
+    /// Both kings on the centre file: the positions of `S` whose mirror image is also in
+    /// `S` (for the other placements, K-canonicity keeps one of each mirror pair). With
+    /// them, `S` with mirror images counted as distinct has `2|S| − |S_centre|` positions.
+    CentreFile,
+}
+
 /// The core vectors with given totals of unpromoted pawns, lances and knights.
 #[derive(Clone, Debug)]
 struct Totals {
@@ -330,7 +341,8 @@ pub struct PlacementTable<G: Game> {
     offsets: Cumulative,
     bits: u32,
     splits: Vec<SplitTable>,
-    king_radix: u64,
+    /// The digits (docs/METHOD.md §4.1) of the king placements of the space.
+    kings: Vec<u32>,
     /// Per colour and file: the squares an unpromoted pawn may stand on, and their number.
     pawn_squares: [[(u128, u8); 16]; 2],
     /// Per lance and knight group (groups 2 to 5): the squares it may stand on and their
@@ -459,7 +471,23 @@ impl<G: Game> PlacementTable<G> {
 
     /// The table of a material: two kings and at most the game's count of every kind.
     pub fn new(material: &Material) -> Result<PlacementTable<G>, MaterialError> {
+        Self::with_kings(material, KingSet::All)
+    }
+
+    /// The table of the positions of `S` whose kings are in `kings`.
+    pub fn with_kings(
+        material: &Material,
+        kings: KingSet,
+    ) -> Result<PlacementTable<G>, MaterialError> {
         let types = piece_types::<G>(material)?;
+        let centre = G::WIDTH as u32 / 2;
+        let h = G::HEIGHT as u32;
+        let kings: Vec<u32> = (0..king_placements::<G>())
+            .filter(|&d| {
+                let (b, w) = king_squares::<G>(d);
+                kings == KingSet::All || (b / h == centre && w / h == centre)
+            })
+            .collect();
         let core_index = |kind: PieceKind| CORE_KINDS.iter().position(|&k| k == kind);
         let mut kind_max = [0u8; 3];
         for t in &types {
@@ -467,7 +495,7 @@ impl<G: Game> PlacementTable<G> {
                 kind_max[c] = t.count;
             }
         }
-        let core = CoreTable::new::<G>(kind_max);
+        let core = CoreTable::new::<G>(kind_max, &kings);
         let squares = G::SQUARES as u32;
 
         // The vectors of each totals, cumulated.
@@ -601,7 +629,7 @@ impl<G: Game> PlacementTable<G> {
             offsets,
             bits,
             splits: splits.tables,
-            king_radix: king_placements::<G>() as u64,
+            kings,
             pawn_squares,
             allowed,
             _game: PhantomData,
@@ -668,7 +696,7 @@ impl<G: Game> PlacementTable<G> {
 
     /// The number of possible core draws for core vector `k`.
     fn draws(&self, k: &Core) -> f64 {
-        let mut d = self.king_radix as f64;
+        let mut d = self.kings.len() as f64;
         for c in 0..2 {
             let n = k[c] as usize;
             if n > 0 {
@@ -699,7 +727,7 @@ impl<G: Game> PlacementTable<G> {
             *len += 1;
             true
         };
-        let (bk, wk) = king_squares::<G>(below(rng, self.king_radix) as u32);
+        let (bk, wk) = king_squares::<G>(self.kings[below(rng, self.kings.len() as u64) as usize]);
         push(bk, Piece::new(Color::Black, PieceKind::King), &mut occ);
         push(wk, Piece::new(Color::White, PieceKind::King), &mut occ);
         let width = G::WIDTH as usize;

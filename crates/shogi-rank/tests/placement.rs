@@ -6,7 +6,7 @@
 use shogi_core::{Color, Game, MiniShogi, PieceKind, Position, Shogi};
 use shogi_rank::filters::{check_ok, placement_ok};
 use shogi_rank::{
-    full_placement_table, full_table, kings_k_canonical, material_from_spec, Core,
+    full_placement_table, full_table, kings_k_canonical, material_from_spec, Core, KingSet,
     PlacementSampler, PlacementTable, RankTable, Sampler, U256,
 };
 use std::collections::HashMap;
@@ -30,6 +30,22 @@ fn enumerate_s<G: Game>(spec: [u8; 8]) -> (PlacementTable<G>, Vec<Position<G>>) 
         table.count_u256(),
         U256::from(s.len() as u64),
         "|S| of {spec:?} against the enumeration ({total} positions of P_K)"
+    );
+    // The part with both kings on the centre file, which mirror-distinct counts take once.
+    let centre = G::WIDTH / 2;
+    let on_centre = s
+        .iter()
+        .filter(|p| {
+            Color::ALL
+                .iter()
+                .all(|&c| p.king(c).unwrap().x::<G>() == centre)
+        })
+        .count();
+    let centre_table = PlacementTable::<G>::with_kings(&material, KingSet::CentreFile).unwrap();
+    assert_eq!(
+        centre_table.count_u256(),
+        U256::from(on_centre as u64),
+        "|S_centre| of {spec:?}"
     );
     (table, s)
 }

@@ -136,7 +136,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<(), String> {
         runs: [&shogi, &mini],
     };
     let path = out_dir.join("RESULTS.md");
-    write_file(&path, &doc.render())?;
+    write_file(&path, &(doc.render() + &kept_sections(&path)))?;
     written.push(path);
 
     for g in [&shogi, &mini] {
@@ -219,6 +219,20 @@ fn run_game(game: GameKind, samples: u64, seed: u64, threads: usize) -> Result<G
         space: space.to_string(),
         estimate,
     })
+}
+
+/// The heading from which the rest of RESULTS.md is written by hand (the results beyond the
+/// paper's method, docs/METHOD.md §10), and kept when the file is regenerated.
+pub(crate) const KEPT_HEADING: &str = "## Beyond the paper";
+
+/// What a regenerated RESULTS.md keeps of the file at `path`: everything from
+/// [`KEPT_HEADING`] on, or nothing.
+fn kept_sections(path: &Path) -> String {
+    let old = std::fs::read_to_string(path).unwrap_or_default();
+    match old.find(&format!("\n{KEPT_HEADING}")) {
+        Some(at) => old[at..].to_string(),
+        None => String::new(),
+    }
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
@@ -321,5 +335,26 @@ mod tests {
         assert_eq!(day(11_016), "2000-02-29");
         assert_eq!(day(19_782), "2024-02-29");
         assert_eq!(day(19_783), "2024-03-01");
+    }
+}
+
+#[cfg(test)]
+mod kept_tests {
+    use super::*;
+
+    #[test]
+    fn the_hand_written_sections_survive_a_rewrite() {
+        let dir = std::env::temp_dir().join(format!("xtask-kept-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("RESULTS.md");
+        assert_eq!(kept_sections(&path), "", "no file: nothing kept");
+        std::fs::write(
+            &path,
+            "# Generated\n\ntables\n\n## Beyond the paper\n\nby hand\n",
+        )
+        .unwrap();
+        assert_eq!(kept_sections(&path), "\n## Beyond the paper\n\nby hand\n");
+        std::fs::write(&path, "# Generated\n\ntables only\n").unwrap();
+        assert_eq!(kept_sections(&path), "");
     }
 }
