@@ -24,7 +24,7 @@ pub use color::Color;
 pub use game::{Game, GameKind, Material, MiniShogi, Shogi};
 pub use hand::Hand;
 pub use movegen::{MoveList, PawnDropRule, Rules, MAX_MOVES};
-pub use mv::{IllegalMove, Move, UsiError};
+pub use mv::{IllegalMove, Move, MoveUsi, UsiError};
 pub use piece::{Piece, PieceKind};
 pub use position::Position;
 pub use setup::{IllegalPosition, Relax, Setup};

@@ -23,6 +23,28 @@ pub enum Move {
     },
 }
 
+/// A move in USI notation, held on the stack: see [`Move::usi`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveUsi {
+    /// ASCII only: a file digit, a rank letter, a piece letter, `*` or `+`.
+    bytes: [u8; 5],
+    len: u8,
+}
+
+impl MoveUsi {
+    /// The text, such as `7g7f`.
+    pub fn as_str(&self) -> &str {
+        // Never empty in fact: only ASCII is written, which is UTF-8.
+        core::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl core::fmt::Display for MoveUsi {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A USI move that could not be read, or that is not legal in the position it was read for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UsiError {
@@ -71,17 +93,41 @@ impl Move {
         }
     }
 
-    /// The move in USI notation (`7g7f`, `2b9i+`, `P*5d`).
+    /// The move in USI notation (`7g7f`, `2b9i+`, `P*5d`), on the stack: listing many moves
+    /// as text (the Python module's `legal_moves`) then allocates nothing per move.
+    ///
+    /// ```
+    /// use shogi_core::{Move, PieceKind, Shogi, Square};
+    /// let drop = Move::Drop { kind: PieceKind::Pawn, to: Square::from_usi::<Shogi>("5d").unwrap() };
+    /// assert_eq!(drop.usi::<Shogi>().as_str(), "P*5d");
+    /// ```
+    pub fn usi<G: Game>(self) -> MoveUsi {
+        let square = |s: Square| [b'0' + s.file::<G>(), s.rank_char::<G>() as u8];
+        let mut bytes = [0u8; 5];
+        let len = match self {
+            Move::Normal { from, to, promote } => {
+                bytes[..2].copy_from_slice(&square(from));
+                bytes[2..4].copy_from_slice(&square(to));
+                bytes[4] = b'+';
+                if promote {
+                    5
+                } else {
+                    4
+                }
+            }
+            Move::Drop { kind, to } => {
+                bytes[0] = kind.letter() as u8;
+                bytes[1] = b'*';
+                bytes[2..4].copy_from_slice(&square(to));
+                4
+            }
+        };
+        MoveUsi { bytes, len }
+    }
+
+    /// The move in USI notation (`7g7f`, `2b9i+`, `P*5d`) as a `String`.
     pub fn to_usi<G: Game>(self) -> String {
-        match self {
-            Move::Normal { from, to, promote } => format!(
-                "{}{}{}",
-                from.usi::<G>(),
-                to.usi::<G>(),
-                if promote { "+" } else { "" }
-            ),
-            Move::Drop { kind, to } => format!("{}*{}", kind.letter(), to.usi::<G>()),
-        }
+        self.usi::<G>().as_str().to_owned()
     }
 
     /// Reads a move in USI notation for game `G` (syntax only; legality needs a position,

@@ -148,6 +148,43 @@ fn usi_errors() {
     assert!(pos.play_usi("7g7f").is_ok());
 }
 
+/// Every move text of a game reads back as the move it was written from.
+fn usi_text_round_trips<G: shogi_core::Game>() {
+    use shogi_core::{PieceKind, Square};
+    let squares: Vec<Square> = (0..G::SQUARES as u8)
+        .filter_map(Square::from_index)
+        .collect();
+    let mut moves = Vec::new();
+    for &to in &squares {
+        for &from in squares.iter().filter(|&&s| s != to) {
+            for promote in [false, true] {
+                moves.push(Move::Normal { from, to, promote });
+            }
+        }
+        for kind in PieceKind::HAND {
+            moves.push(Move::Drop { kind, to });
+        }
+    }
+    for m in moves {
+        let text = m.usi::<G>();
+        assert_eq!(text.to_string(), m.to_usi::<G>());
+        assert_eq!(Move::from_usi::<G>(text.as_str()), Ok(m), "{text}");
+    }
+}
+
+#[test]
+fn usi_text() {
+    let sq = |s: &str| shogi_core::Square::from_usi::<Shogi>(s).unwrap();
+    let promoting = Move::Normal {
+        from: sq("2b"),
+        to: sq("9i"),
+        promote: true,
+    };
+    assert_eq!(promoting.usi::<Shogi>().as_str(), "2b9i+");
+    usi_text_round_trips::<Shogi>();
+    usi_text_round_trips::<MiniShogi>();
+}
+
 fn sfen_like() -> impl Strategy<Value = String> {
     // Mostly SFEN-shaped text, so that the deeper branches of the parser are reached.
     let cell = prop::sample::select(vec![
