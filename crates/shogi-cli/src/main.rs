@@ -14,10 +14,6 @@ mod reach_cmds;
 mod retro_cmds;
 use options::RuleArgs;
 
-/// The deepest perft the CLI accepts: enough for any tree that can be counted, and far
-/// from the depth at which the recursion of `Position::perft_with` overflows the stack.
-const MAX_PERFT_DEPTH: i64 = 20;
-
 #[derive(Parser)]
 #[command(
     name = "shogi-count",
@@ -47,7 +43,7 @@ enum Command {
         rules: RuleArgs,
         /// Depth in plies, at most 20 (deeper trees are far beyond reach, and the
         /// recursion would overflow the stack).
-        #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH))]
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=i64::from(shogi_cli::MAX_PERFT_DEPTH)))]
         depth: u32,
     },
     #[command(flatten)]

@@ -3,11 +3,8 @@
 
 use clap::{Args, Subcommand};
 use serde::Serialize;
-use shogi_core::{AnyPosition, Game, MiniShogi, Relax, Shogi};
-use shogi_mate::{
-    DefenderHand, Defense, MateOptions, MateResult, PassOptions, PassResult, PassSolver,
-    PassVerdict, Solver,
-};
+use shogi_cli::{MateRecord, MateSolvers, PassRecord, PassSolvers};
+use shogi_mate::{DefenderHand, Defense, MateOptions, PassOptions};
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -139,11 +136,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
                 superiority: !no_superiority,
             };
             let inputs = crate::inputs::collect(&sfens)?;
-            let worker = move || MateWorker {
-                opts,
-                shogi: None,
-                mini: None,
-            };
+            let worker = move || MateSolvers::new(opts);
             run_parallel(&inputs, common.threads(), worker, json)
         }
         MateCommand::PassCount {
@@ -163,11 +156,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
                 defender_hand: common.defender_hand,
             };
             let inputs = crate::inputs::collect(&sfens)?;
-            let worker = move || PassWorker {
-                opts,
-                shogi: None,
-                mini: None,
-            };
+            let worker = move || PassSolvers::new(opts);
             run_parallel(&inputs, common.threads(), worker, json)
         }
     }
@@ -243,204 +232,34 @@ fn run_parallel<W: Worker>(
     Ok(())
 }
 
-struct MateWorker {
-    opts: MateOptions,
-    shogi: Option<Solver<Shogi>>,
-    mini: Option<Solver<MiniShogi>>,
-}
-
-/// One line of `mate --json`.
-#[derive(Serialize)]
-struct MateLine<'a> {
-    sfen: &'a str,
-    game: &'static str,
-    verdict: &'static str,
-    plies: Option<usize>,
-    moves: Vec<String>,
-    nodes: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pieces: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a str>,
-    exact_hits: u64,
-    superior_hits: u64,
-    table_fill: f64,
-}
-
-impl Worker for MateWorker {
+impl Worker for MateSolvers {
     fn line(&mut self, sfen: &str, json: bool) -> Result<String, String> {
-        let opts = self.opts;
-        Ok(
-            match AnyPosition::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING)
-                .map_err(|e| e.to_string())?
-            {
-                AnyPosition::Shogi(p) => {
-                    let r = self
-                        .shogi
-                        .get_or_insert_with(|| Solver::new(opts))
-                        .solve(&p);
-                    mate_line(sfen, "shogi", &r, usi::<Shogi>(&r), json)
-                }
-                AnyPosition::Mini(p) => {
-                    let r = self.mini.get_or_insert_with(|| Solver::new(opts)).solve(&p);
-                    mate_line(sfen, "mini", &r, usi::<MiniShogi>(&r), json)
-                }
-            },
-        )
+        let r = self.solve(sfen)?;
+        Ok(if json { to_json(&r) } else { r.text() })
     }
 
     fn invalid(&self, sfen: &str, error: &str, json: bool) -> String {
         if !json {
             return format!("invalid - 0 {sfen}");
         }
-        let line = MateLine {
-            sfen,
-            game: "",
-            verdict: "invalid",
-            plies: None,
-            moves: Vec::new(),
-            nodes: 0,
-            pieces: None,
-            error: Some(error),
-            exact_hits: 0,
-            superior_hits: 0,
-            table_fill: 0.0,
-        };
-        serde_json::to_string(&line).unwrap_or_default()
+        to_json(&MateRecord::invalid(sfen, error))
     }
 }
 
-fn usi<G: Game>(r: &MateResult) -> Vec<String> {
-    r.moves.iter().map(|m| m.to_usi::<G>()).collect()
-}
-
-fn mate_line(
-    sfen: &str,
-    game: &'static str,
-    r: &MateResult,
-    moves: Vec<String>,
-    json: bool,
-) -> String {
-    if !json {
-        let plies = r.plies().map_or("-".to_string(), |p| p.to_string());
-        let mut s = format!("{} {plies} {} {sfen}", r.verdict.name(), r.stats.nodes);
-        for m in &moves {
-            s.push(' ');
-            s.push_str(m);
-        }
-        return s;
-    }
-    let pieces = r.pieces.map(|h| {
-        let packed = shogi_mate::PackedHand::new(&h);
-        packed.to_string()
-    });
-    let line = MateLine {
-        sfen,
-        game,
-        verdict: r.verdict.name(),
-        plies: r.plies(),
-        moves,
-        nodes: r.stats.nodes,
-        pieces,
-        error: None,
-        exact_hits: r.stats.table.exact_hits,
-        superior_hits: r.stats.table.superior_hits,
-        table_fill: (r.stats.table_fill * 1e6).round() / 1e6,
-    };
-    serde_json::to_string(&line).unwrap_or_default()
-}
-
-struct PassWorker {
-    opts: PassOptions,
-    shogi: Option<PassSolver<Shogi>>,
-    mini: Option<PassSolver<MiniShogi>>,
-}
-
-/// One line of `pass-count --json`.
-#[derive(Serialize)]
-struct PassLine<'a> {
-    sfen: &'a str,
-    game: &'static str,
-    defense: &'static str,
-    verdict: &'static str,
-    passes: Option<u32>,
-    #[serde(rename = "move")]
-    first_move: Option<String>,
-    nodes: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a str>,
-}
-
-impl Worker for PassWorker {
+impl Worker for PassSolvers {
     fn line(&mut self, sfen: &str, json: bool) -> Result<String, String> {
-        let opts = self.opts;
-        let (game, r, mv) = match AnyPosition::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING)
-            .map_err(|e| e.to_string())?
-        {
-            AnyPosition::Shogi(p) => {
-                let r = self
-                    .shogi
-                    .get_or_insert_with(|| PassSolver::new(opts))
-                    .solve(&p);
-                let mv = r.first_move.map(|m| m.to_usi::<Shogi>());
-                ("shogi", r, mv)
-            }
-            AnyPosition::Mini(p) => {
-                let r = self
-                    .mini
-                    .get_or_insert_with(|| PassSolver::new(opts))
-                    .solve(&p);
-                let mv = r.first_move.map(|m| m.to_usi::<MiniShogi>());
-                ("mini", r, mv)
-            }
-        };
-        Ok(pass_line(sfen, game, opts.defense, &r, mv, json))
+        let r = self.solve(sfen)?;
+        Ok(if json { to_json(&r) } else { r.text() })
     }
 
     fn invalid(&self, sfen: &str, error: &str, json: bool) -> String {
         if !json {
             return format!("invalid - 0 {sfen} -");
         }
-        let line = PassLine {
-            sfen,
-            game: "",
-            defense: self.opts.defense.name(),
-            verdict: "invalid",
-            passes: None,
-            first_move: None,
-            nodes: 0,
-            error: Some(error),
-        };
-        serde_json::to_string(&line).unwrap_or_default()
+        to_json(&PassRecord::invalid(sfen, self.defense(), error))
     }
 }
 
-fn pass_line(
-    sfen: &str,
-    game: &'static str,
-    defense: Defense,
-    r: &PassResult,
-    mv: Option<String>,
-    json: bool,
-) -> String {
-    let proved = r.verdict == PassVerdict::Proved;
-    if !json {
-        let passes = r
-            .passes
-            .filter(|_| proved)
-            .map_or("-".into(), |n| n.to_string());
-        let mv = mv.clone().filter(|_| proved).unwrap_or_else(|| "-".into());
-        return format!("{} {passes} {} {sfen} {mv}", r.verdict.name(), r.nodes);
-    }
-    let line = PassLine {
-        sfen,
-        game,
-        defense: defense.name(),
-        verdict: r.verdict.name(),
-        passes: r.passes.filter(|_| proved),
-        first_move: mv.filter(|_| proved),
-        nodes: r.nodes,
-        error: None,
-    };
-    serde_json::to_string(&line).unwrap_or_default()
+fn to_json(record: &impl Serialize) -> String {
+    serde_json::to_string(record).unwrap_or_default()
 }

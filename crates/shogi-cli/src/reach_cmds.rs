@@ -4,11 +4,9 @@
 use crate::options::RuleArgs;
 use clap::{Args, Subcommand};
 use serde::Serialize;
-use shogi_core::{AnyPosition, Game, MiniShogi, Position, PositionErrors, Relax, Shogi};
-use shogi_reach::{
-    classify, classify_legal, game_to, Certificate, Limits, SearchConfig, SearchStats, Searcher,
-    Stage, Verdict, Weights,
-};
+use shogi_cli::{reach, Classifier, ClassifyRecord, ReachError};
+use shogi_core::{AnyPosition, Game, Position, Relax};
+use shogi_reach::{Limits, SearchConfig, Searcher, Stage, Weights};
 use std::io::Write;
 
 /// The subcommands over the backward search.
@@ -129,106 +127,26 @@ pub fn run(cmd: ReachCommand) -> Result<(), String> {
             let config = search.config();
             let relaxed = AnyPosition::from_sfen_with(sfen.trim(), Relax::CANDIDATE);
             match relaxed.map_err(|e| e.to_string())? {
-                AnyPosition::Shogi(p) => reach(&mut Searcher::new(config), &p, from_start),
-                AnyPosition::Mini(p) => reach(&mut Searcher::new(config), &p, from_start),
+                AnyPosition::Shogi(p) => print_reach(&mut Searcher::new(config), &p, from_start),
+                AnyPosition::Mini(p) => print_reach(&mut Searcher::new(config), &p, from_start),
             }
         }
     }
 }
 
-/// One searcher per game, made on first use and reused across positions: a searcher keeps
-/// its buffers, so later searches do not reallocate.
-struct Searchers {
-    config: SearchConfig,
-    shogi: Option<Searcher<Shogi>>,
-    mini: Option<Searcher<MiniShogi>>,
-}
-
-/// The outcome of one position, with the game erased.
-struct Report {
-    game: &'static str,
-    stage: Stage,
-    stats: SearchStats,
-    /// The KK position's SFEN and the USI moves from it, for a reachable position.
-    certificate: Option<(String, Vec<String>)>,
-}
-
-/// One line of `classify --json`.
-#[derive(Serialize)]
-struct JsonLine<'a> {
-    sfen: &'a str,
-    game: &'static str,
-    verdict: &'static str,
-    nodes: u64,
-    generated: u64,
-    predecessors: u64,
-    capture_expansions: u64,
-    peak_open: usize,
-    peak_closed: usize,
-    max_depth: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    kk: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    moves: Option<&'a [String]>,
-}
-
-impl Searchers {
-    fn classify(&mut self, sfen: &str) -> Result<Report, String> {
-        let config = self.config;
-        match AnyPosition::from_sfen_with(sfen, Relax::CANDIDATE).map_err(|e| e.to_string())? {
-            AnyPosition::Shogi(p) => report(
-                "shogi",
-                self.shogi.get_or_insert_with(|| Searcher::new(config)),
-                &p,
-            ),
-            AnyPosition::Mini(p) => report(
-                "mini",
-                self.mini.get_or_insert_with(|| Searcher::new(config)),
-                &p,
-            ),
-        }
-    }
-}
-
-fn report<G: Game>(
-    game: &'static str,
-    searcher: &mut Searcher<G>,
-    pos: &Position<G>,
-) -> Result<Report, String> {
-    let c = classify(searcher, pos);
-    let (stats, certificate) = match c.search {
-        Some(o) => (
-            o.stats,
-            o.certificate
-                .map(|cert| (cert.kk.to_sfen(), cert.usi_moves())),
-        ),
-        None => (SearchStats::default(), None),
-    };
-    Ok(Report {
-        game,
-        stage: c.stage,
-        stats,
-        certificate,
-    })
-}
-
 fn run_classify(json: bool, config: SearchConfig, sfens: Vec<String>) -> Result<(), String> {
-    let mut searchers = Searchers {
-        config,
-        shogi: None,
-        mini: None,
-    };
+    let mut classifier = Classifier::new(config);
     let mut counts = [0u64; Stage::ALL.len()];
     let mut invalid = 0u64;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut one = |what: &str, n: usize, sfen: &str| -> Result<(), String> {
-        match searchers.classify(sfen) {
+        match classifier.classify(sfen) {
             Ok(r) => {
                 if let Some(i) = Stage::ALL.iter().position(|&s| s == r.stage) {
                     counts[i] += 1;
                 }
-                write_report(&mut out, json, sfen, &r)
+                write_record(&mut out, json, &r)
             }
             Err(e) => {
                 // One bad line should not throw away the searches of the others, which can
@@ -283,70 +201,28 @@ fn write_invalid(out: &mut impl Write, json: bool, sfen: &str, error: &str) -> s
     writeln!(out)
 }
 
-fn write_report(out: &mut impl Write, json: bool, sfen: &str, r: &Report) -> std::io::Result<()> {
+fn write_record(out: &mut impl Write, json: bool, r: &ClassifyRecord) -> std::io::Result<()> {
     if !json {
-        return writeln!(out, "{} {} {sfen}", r.stage, r.stats.expanded);
+        return writeln!(out, "{} {} {}", r.stage, r.nodes, r.sfen);
     }
-    let line = JsonLine {
-        sfen,
-        game: r.game,
-        verdict: r.stage.as_str(),
-        nodes: r.stats.expanded,
-        generated: r.stats.generated,
-        predecessors: r.stats.predecessors,
-        capture_expansions: r.stats.capture_expansions,
-        peak_open: r.stats.peak_open,
-        peak_closed: r.stats.peak_closed,
-        max_depth: r.stats.max_depth,
-        kk: r.certificate.as_ref().map(|(kk, _)| kk.as_str()),
-        moves: r.certificate.as_ref().map(|(_, m)| m.as_slice()),
-    };
-    serde_json::to_writer(&mut *out, &line)?;
+    serde_json::to_writer(&mut *out, r)?;
     writeln!(out)
 }
 
-fn reach<G: Game>(
+fn print_reach<G: Game>(
     searcher: &mut Searcher<G>,
     pos: &Position<G>,
     from_start: bool,
 ) -> Result<(), String> {
-    let c = classify_legal(searcher, pos);
-    let Some(outcome) = c.search else {
-        // What the placement and check filters object to, to say why the position fails.
-        let filter_errors =
-            pos.validate() & (PositionErrors::PLACEMENT | PositionErrors::OPPONENT_IN_CHECK);
-        return Err(format!("{}: {filter_errors}", c.stage));
-    };
-    let expanded = outcome.stats.expanded;
-    let cert: Certificate<G> = match outcome.verdict {
-        Verdict::Reachable => outcome
-            .certificate
-            .ok_or("internal error: a reachable verdict without a certificate")?,
-        Verdict::Unreachable => {
-            return Err(format!(
-                "unreachable: the search exhausted every predecessor (expanded: {expanded})"
-            ))
-        }
-        Verdict::Unknown => {
-            return Err(format!(
-                "unknown: a search limit stopped the search (expanded: {expanded}); \
-                 raise --max-expanded or --max-nodes"
-            ))
-        }
-    };
-    // The output is a certificate, so check it before printing: a wrong one would be worse
-    // than none.
-    if cert.replay().ok().as_ref() != Some(pos) {
-        return Err("internal error: the certificate does not replay to the position".into());
-    }
-    let (start, moves) = if from_start {
-        let game = game_to(&cert).map_err(|e| format!("no game from the initial position: {e}"))?;
-        let usi = game.iter().map(|m| m.to_usi::<G>()).collect();
-        (Position::<G>::startpos().to_sfen(), usi)
-    } else {
-        (cert.kk.to_sfen(), cert.usi_moves())
-    };
-    println!("{start}\n{}", moves.join(" "));
-    eprintln!("reachable (moves: {}, expanded: {expanded})", moves.len());
+    let r = reach(searcher, pos, from_start).map_err(|e| match e {
+        ReachError::Unknown { .. } => format!("{e}; raise --max-expanded or --max-nodes"),
+        e => e.to_string(),
+    })?;
+    println!("{}\n{}", r.start, r.moves.join(" "));
+    eprintln!(
+        "reachable (moves: {}, expanded: {})",
+        r.moves.len(),
+        r.expanded
+    );
     Ok(())
 }

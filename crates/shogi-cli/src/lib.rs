@@ -1,0 +1,24 @@
+//! The library side of `shogi-count`: what its per-position commands compute and the records
+//! they print with `--json`.
+//!
+//! The binary prints these records; the Python module of `crates/shogi-py` returns them as
+//! dictionaries. Keeping the records here, once, is what makes `classify(sfen)` in Python
+//! and `shogi-count classify --json` give the same fields with the same values.
+//!
+//! - [`Classifier`] and [`ClassifyRecord`]: `classify` (docs/METHOD.md §5, §7);
+//! - [`reach`] and [`Reached`]: the certificate of `reach`;
+//! - [`MateSolvers`], [`MateRecord`], [`PassSolvers`] and [`PassRecord`]: `mate` and
+//!   `pass-count` (docs/METHOD.md §11–§13);
+//! - [`MAX_PERFT_DEPTH`]: the deepest `perft`.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod mate_records;
+mod reach_records;
+
+pub use mate_records::{MateRecord, MateSolvers, PassRecord, PassSolvers};
+pub use reach_records::{reach, Classifier, ClassifyRecord, ReachError, Reached};
+
+/// The deepest perft accepted: enough for any tree that can be counted, and far from the
+/// depth at which the recursion of `Position::perft_with` overflows the stack.
+pub const MAX_PERFT_DEPTH: u32 = 20;
