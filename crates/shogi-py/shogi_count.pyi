@@ -72,10 +72,13 @@ class Position:
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
-def count(game: _Game = "shogi", space: Literal["candidate"] = "candidate") -> int:
-    """The number of positions in a space of `game`, exactly. `space="candidate"` is
-    `|P_K|`, the K-canonical candidate positions the estimate samples (docs/METHOD.md §4),
-    as `shogi-count count` prints it."""
+def count(
+    game: _Game = "shogi", space: Literal["candidate", "placement-legal"] = "candidate"
+) -> int:
+    """The number of positions in a space of `game`, exactly, as `shogi-count count --space`
+    prints it: `candidate` is `|P_K|`, the K-canonical candidate positions the paper's
+    estimate samples (docs/METHOD.md §4); `placement-legal` is `|S|`, those of them that
+    pass the piece-placement filter, which `estimate(method="fast")` samples (§10.2)."""
 
 def rank(sfen: str) -> int:
     """The rank of a position in the authors' order (docs/METHOD.md §4.1): Black to move,
@@ -113,6 +116,7 @@ def estimate(
     game: _Game = "shogi",
     *,
     samples: SupportsIndex,
+    method: Literal["fast", "paper"] = "fast",
     seed: Optional[SupportsIndex] = None,
     threads: Optional[SupportsIndex] = None,
     progress: Optional[Callable[[int, int], object]] = None,
@@ -120,8 +124,11 @@ def estimate(
     max_nodes: Optional[SupportsIndex] = None,
 ) -> dict[str, Any]:
     """The Monte Carlo estimate of the number of reachable positions from `samples`
-    uniform samples (seed 1 unless given), as `shogi-count estimate --json` prints it. The
-    same seed and samples give the same counters on any machine and thread count. The GIL
+    uniform samples (seed 1 unless given), as `shogi-count estimate --json` prints it.
+    `method="fast"` (the default, as the command line's) samples the placement-legal space
+    and searches a share of the survivors (two-phase sampling, docs/METHOD.md §10);
+    `method="paper"` samples `P_K` and searches every survivor. The same seed and samples
+    give the same counters on any machine and thread count. The GIL
     is released while sampling; `progress(done, total)` is called after each batch, and an
     exception it raises, or Ctrl-C, stops the run and propagates."""
 

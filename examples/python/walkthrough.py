@@ -48,14 +48,16 @@ for move in cert["moves"]:
     replay = replay.play(move)
 print(f"{len(cert['moves'])} moves from the initial position reach {game}: {replay == game}")
 
-# %% A small estimate of the number of reachable Mini Shogi positions, with progress. The
-# GIL is released while it samples; Ctrl-C stops it.
+# %% A small estimate of the number of reachable Mini Shogi positions, with progress: by
+# default the fast method of docs/METHOD.md §10 (samples of the placement-legal space S,
+# two-phase sampling); method="paper" is the paper's. The GIL is released while it samples;
+# Ctrl-C stops it.
 def progress(done: int, total: int) -> None:
     print(f"\r{done:>9,} / {total:,} samples", end="", flush=True)
 
 
 result = sc.estimate("mini", samples=200_000, seed=7, progress=progress)
-print(f"\nreachable fraction {result['p_hat']}, about {result['estimate']} positions "
+print(f"\nreachable share of S {result['p_hat']}, about {result['estimate']} positions "
       f"(3σ: {result['estimate_lo']} to {result['estimate_hi']}; the paper: 2.38e18)")
 
 # %% A mate problem (df-pn): White to move mates; the line is replayed before it is returned.

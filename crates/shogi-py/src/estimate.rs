@@ -4,7 +4,9 @@
 use crate::args::{game, int_in, opt_int_in, to_py, value_error};
 use core::ops::ControlFlow;
 use pyo3::prelude::*;
-use shogi_estimate::{report_json, run, thread_count, RunConfig, RunEnd, RunOptions, RunState};
+use shogi_estimate::{
+    report_json, run, thread_count, Method, RunConfig, RunEnd, RunOptions, RunState,
+};
 
 /// Estimates the number of reachable positions of `game` (`"shogi"` or `"mini"`) from
 /// `samples` uniform samples of the candidate space, and returns the dictionary
@@ -14,6 +16,10 @@ use shogi_estimate::{report_json, run, thread_count, RunConfig, RunEnd, RunOptio
 /// (`estimate`, `estimate_exact`, `estimate_lo`, `estimate_hi`, `wilson_lo`, ...), the
 /// paper's figures and z-scores, and the timing.
 ///
+/// `method="fast"` (the default, as the command line's) samples the placement-legal space
+/// `S` and searches a share of the survivors (two-phase sampling, docs/METHOD.md §10);
+/// `method="paper"` samples `P_K` and searches every survivor, as the paper did.
+///
 /// The same `seed` and `samples` give the same counters on any machine and thread count.
 /// `threads` defaults to `$SLURM_CPUS_PER_TASK`, else every core this process may use.
 /// `max_expanded` and `max_nodes` bound each search (the sample counts as unknown).
@@ -22,20 +28,23 @@ use shogi_estimate::{report_json, run, thread_count, RunConfig, RunEnd, RunOptio
 /// the samples done so far after each batch of a few thousand samples; an exception it
 /// raises stops the run and propagates, and so does Ctrl-C (`KeyboardInterrupt`).
 #[pyfunction]
-#[pyo3(signature = (game="shogi", *, samples, seed=None, threads=None, progress=None,
-                    max_expanded=None, max_nodes=None))]
+#[pyo3(signature = (game="shogi", *, samples, method="fast", seed=None, threads=None,
+                    progress=None, max_expanded=None, max_nodes=None))]
 #[allow(clippy::too_many_arguments)] // a Python signature of keyword arguments
 pub fn estimate<'py>(
     py: Python<'py>,
     game: &str,
     samples: &Bound<'py, PyAny>,
+    method: &str,
     seed: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<Py<PyAny>>,
     max_expanded: Option<&Bound<'py, PyAny>>,
     max_nodes: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut config = RunConfig::new(self::game(game)?, int_in(samples, "samples", 1..=u64::MAX)?);
+    let method: Method = method.parse().map_err(value_error)?;
+    let mut config = RunConfig::new(self::game(game)?, int_in(samples, "samples", 1..=u64::MAX)?)
+        .with_method(method);
     if let Some(seed) = opt_int_in(seed, "seed", 0..=u64::MAX)? {
         config.seed = seed;
     }

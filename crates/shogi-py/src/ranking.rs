@@ -6,25 +6,27 @@ use num_bigint::{BigInt, BigUint};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use shogi_core::{AnyPosition, Game, GameKind, MiniShogi, Relax, Shogi};
-use shogi_rank::{full_table, RankTable};
+use shogi_estimate::Space;
+use shogi_rank::{full_placement_table, full_table, RankTable};
 
-/// The number of positions in a space of `game` (`"shogi"` or `"mini"`), exactly.
+/// The number of positions in a space of `game` (`"shogi"` or `"mini"`), exactly, as
+/// `shogi-count count --space` prints it.
 ///
-/// `space="candidate"` is `|P_K|`, the K-canonical candidate positions that the estimate
-/// samples (docs/METHOD.md §4): what `shogi-count count` prints.
+/// `space="candidate"` is `|P_K|`, the K-canonical candidate positions that the paper's
+/// estimate samples (docs/METHOD.md §4); `space="placement-legal"` is `|S|`, those of them
+/// that pass the piece-placement filter, which `estimate(method="fast")` samples
+/// (docs/METHOD.md §10.2).
 #[pyfunction]
 #[pyo3(signature = (game="shogi", space="candidate"))]
 pub fn count(game: &str, space: &str) -> PyResult<BigUint> {
     let game = self::game(game)?;
-    match space {
-        "candidate" => Ok(match game {
-            GameKind::Shogi => full_table::<Shogi>().count(),
-            GameKind::Mini => full_table::<MiniShogi>().count(),
-        }),
-        _ => Err(PyValueError::new_err(format!(
-            "unknown space {space:?}: expected \"candidate\""
-        ))),
-    }
+    let space: Space = space.parse().map_err(value_error)?;
+    Ok(match (game, space) {
+        (GameKind::Shogi, Space::Candidate) => full_table::<Shogi>().count(),
+        (GameKind::Mini, Space::Candidate) => full_table::<MiniShogi>().count(),
+        (GameKind::Shogi, Space::PlacementLegal) => full_placement_table::<Shogi>().count(),
+        (GameKind::Mini, Space::PlacementLegal) => full_placement_table::<MiniShogi>().count(),
+    })
 }
 
 /// The rank of a position in the authors' order (docs/METHOD.md §4.1): Black to move,

@@ -86,6 +86,7 @@ def test_position_errors():
         lambda: sc.pass_count(START, max_passes=2.0),
         lambda: sc.estimate("mini", samples="1e6"),
         lambda: sc.estimate("mini", samples=10, progress=5),
+        lambda: sc.estimate("mini", samples=10, method=None),
         lambda: sc.estimate("mini"),  # samples is required
         lambda: sc.Position(START).play(7),
     ],
@@ -119,6 +120,7 @@ def test_wrong_types_raise_type_error(call):
         lambda: sc.estimate("mini", samples=10, threads=0),
         lambda: sc.estimate("mini", samples=10, threads=-2),
         lambda: sc.estimate("go", samples=10),
+        lambda: sc.estimate("mini", samples=10, method="slow"),
         # A legal position with no certificate: a filter rejects it.
         lambda: sc.reach("4k/5/P4/P4/K4 b RBGSrbgs 1"),
         # No mate problem: the defender (not to move) has no king.

@@ -105,10 +105,16 @@ TIMING = {"elapsed_seconds", "samples_per_second", "threads"}
 
 
 def test_estimate_agrees_with_the_cli(cli):
-    for game, samples in [("mini", 40000), ("shogi", 20000)]:
-        line = json.loads(cli("estimate", "--game", game, "--samples", str(samples), "--seed", "5", "--json", "--quiet"))
-        ours = sc.estimate(game, samples=samples, seed=5, threads=1)
+    runs = [("mini", 40000, None), ("shogi", 20000, None), ("mini", 40000, "paper"), ("shogi", 20000, "paper")]
+    for game, samples, method in runs:
+        flags = ["--method", method] if method else []
+        line = json.loads(
+            cli("estimate", "--game", game, "--samples", str(samples), "--seed", "5", *flags, "--json", "--quiet")
+        )
+        kwargs = {"method": method} if method else {}
+        ours = sc.estimate(game, samples=samples, seed=5, threads=1, **kwargs)
         assert {k: v for k, v in ours.items() if k not in TIMING} == {k: v for k, v in line.items() if k not in TIMING}
         assert ours.keys() == line.keys()
         assert ours["threads"] == 1
-        assert int(ours["space"]) == sc.count(game)
+        space = "candidate" if method == "paper" else "placement-legal"
+        assert int(ours["space"]) == sc.count(game, space)

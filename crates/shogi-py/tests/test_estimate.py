@@ -22,7 +22,6 @@ def test_progress_reaches_the_total():
     done = [d for d, _ in calls]
     assert done == sorted(done) and done[-1] == 70000
     assert r["samples"] == 70000
-    assert r["passed_mirror"] + 0 <= r["samples"]
 
 
 def test_threads_do_not_change_the_counters():
