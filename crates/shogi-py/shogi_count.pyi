@@ -59,7 +59,7 @@ class Position:
     def perft(self, depth: SupportsIndex) -> int:
         """The number of leaves of the legal move tree `depth` plies deep (0 to 20). The
         position must be legal (`ValueError` if `validate()` names anything). The GIL is
-        released while counting."""
+        released while counting; Ctrl-C is seen when the count ends."""
     def unmoves(self) -> list[tuple[str, str]]:
         """Every legal predecessor as `(unmove, sfen)`: the unmove in shogi-retro's text
         form (`P7g7f`, `+B9i8ixP`, `P*5d`: the piece that moved, the USI move, and `x` with
