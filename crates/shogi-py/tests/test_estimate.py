@@ -71,6 +71,10 @@ def test_ctrl_c_stops_the_run():
         """
         import os, signal, threading, time
         import shogi_count as sc
+        # A process started in the background by a non-interactive shell inherits SIGINT
+        # ignored, and Python then keeps it ignored: restore the usual Ctrl-C handler so
+        # that the test does not depend on how the test run was started.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
         start = time.monotonic()
         try:
