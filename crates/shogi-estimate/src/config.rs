@@ -75,6 +75,32 @@ impl core::fmt::Display for Shard {
     }
 }
 
+/// `Display` and `FromStr` by the names of `name()`, over `ALL`, as shogi-core spells its
+/// choices (GameKind, PawnDropRule); `$what` names the kind of value in the error.
+macro_rules! by_name_traits {
+    ($t:ty, $what:literal) => {
+        impl core::fmt::Display for $t {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl core::str::FromStr for $t {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<$t, String> {
+                <$t>::ALL
+                    .into_iter()
+                    .find(|v| v.name() == s)
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = <$t>::ALL.iter().map(|v| v.name()).collect();
+                        format!("unknown {} `{s}`: {}", $what, names.join(" or "))
+                    })
+            }
+        }
+    };
+}
+
 /// The space an estimate samples uniformly (docs/METHOD.md §4, §10.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Space {
@@ -98,22 +124,7 @@ impl Space {
     }
 }
 
-impl core::fmt::Display for Space {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl core::str::FromStr for Space {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Space, String> {
-        Space::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| format!("unknown space `{s}`: candidate or placement-legal"))
-    }
-}
+by_name_traits!(Space, "space");
 
 /// How an estimate samples and searches (docs/METHOD.md §10).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -147,22 +158,7 @@ impl Method {
     }
 }
 
-impl core::fmt::Display for Method {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl core::str::FromStr for Method {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Method, String> {
-        Method::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| format!("unknown method `{s}`: fast or paper"))
-    }
-}
+by_name_traits!(Method, "method");
 
 /// The share of phase-1 survivors that `--method fast` searches in `game`.
 ///
