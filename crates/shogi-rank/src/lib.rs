@@ -53,7 +53,7 @@ pub fn full_table<G: Game>() -> &'static RankTable<G> {
 }
 
 /// The placement-legal subspace of the full material of game `G` (docs/METHOD.md §10.2), built
-/// once per process (about half a second for Shogi) and shared.
+/// once per process (under a second for Shogi) and shared.
 ///
 /// Each call takes a lock: in a hot loop keep the returned reference.
 pub fn full_placement_table<G: Game>() -> &'static PlacementTable<G> {

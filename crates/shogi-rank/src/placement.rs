@@ -328,7 +328,7 @@ struct Class {
 /// The placement-legal subspace `S` of one material of game `G`: its exact size and a
 /// sampler proved uniform on it (see the module documentation and docs/METHOD.md §10.2).
 ///
-/// Building it for full Shogi takes about a second; keep one and reuse it
+/// Building it for full Shogi takes under a second; keep one and reuse it
 /// ([`crate::full_placement_table`] shares one of the full material).
 #[derive(Clone, Debug)]
 pub struct PlacementTable<G: Game> {
