@@ -62,7 +62,14 @@ pub fn full_placement_table<G: Game>() -> &'static PlacementTable<G> {
 
 /// `|S|`, the number of positions of the candidate space `P_K` of a material of game `G`
 /// that pass the piece-placement filter (docs/METHOD.md §10.2).
+///
+/// The full material's count comes from the shared [`full_placement_table`], so that asking
+/// for it (an estimate does, before its run and for its report) builds no table beyond that
+/// one.
 pub fn count_placement_legal<G: Game>(material: &Material) -> Result<BigUint, MaterialError> {
+    if *material == G::MATERIAL {
+        return Ok(full_placement_table::<G>().count());
+    }
     Ok(PlacementTable::<G>::new(material)?.count())
 }
 

@@ -25,7 +25,7 @@ pub(crate) struct SplitTable {
     offsets: Vec<u128>,
     splits: Vec<[u8; 4]>,
     /// `total`, prepared for division, when it is below `2^64` (every type but the pawns).
-    pub(crate) divisor: Option<Divisor64>,
+    divisor: Option<Divisor64>,
     /// `d >> shift` is the bucket of a digit `d`.
     shift: u32,
     /// `first[b]`: the split holding the smallest digit of bucket `b`.
