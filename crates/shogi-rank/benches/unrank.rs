@@ -1,8 +1,9 @@
-//! Ranking, unranking and sampling throughput (docs/BENCHMARKS.md, "Ranking and unranking").
+//! Ranking, unranking and sampling throughput, of `P_K` and of the placement-legal subspace
+//! `S` (docs/BENCHMARKS.md, "Ranking and unranking").
 
 use criterion::{criterion_main, BenchmarkId, Criterion, Throughput};
 use shogi_core::{Game, MiniShogi, Shogi};
-use shogi_rank::{RankTable, Sampler, U256};
+use shogi_rank::{PlacementSampler, PlacementTable, RankTable, Sampler, U256};
 use std::hint::black_box;
 
 const BATCH: u64 = 1000;
@@ -42,6 +43,18 @@ fn bench_game<G: Game>(c: &mut Criterion, name: &str) {
         b.iter(|| {
             for i in 0..BATCH {
                 black_box(sampler.sample(black_box(i)));
+            }
+        })
+    });
+    // A uniform sample of the placement-legal subspace S, against `sample` above (a
+    // uniform sample of P_K): the fast method draws the former where the paper's draws
+    // the latter.
+    let placement = PlacementTable::<G>::full();
+    let s_sampler = PlacementSampler::new(&placement, 12345);
+    group.bench_function(BenchmarkId::new("sample-S", name), |b| {
+        b.iter(|| {
+            for i in 0..BATCH {
+                black_box(s_sampler.sample(black_box(i)));
             }
         })
     });

@@ -74,6 +74,13 @@ impl Cumulative {
         self.offsets[i]
     }
 
+    /// The size of range `i` (`i < len()`).
+    pub(crate) fn size(&self, i: usize) -> U256 {
+        self.offsets[i + 1]
+            .checked_sub(self.offsets[i])
+            .expect("offsets ascend")
+    }
+
     /// The index of the range holding `r` (`r < total()`; the last range for larger `r`).
     #[inline]
     pub(crate) fn find(&self, r: U256) -> usize {

@@ -17,22 +17,23 @@
 //!
 //! So `|S| = Σ_u N_hand(u) · F(u) · Σ_k K(k) · Prom(u, k)`, where `F(u)` places the
 //! unconstrained types and `Prom` the promoted pawns, lances and knights. The sampler draws
-//! the hand class, `k` and the unconstrained part exactly (a uniform rank in `[0, |S|)`
-//! decoded digit by digit) and the core given `k` by rejection: kings uniform over their
-//! placements, each side's pawns on uniformly chosen distinct files and uniform allowed
-//! ranks, each lance and knight group on a uniform set of allowed squares, redrawn until no
-//! two pieces share a square. Each valid core is exactly one draw, so the accepted core is
+//! the hand class, `k` and the unconstrained part exactly (each part by its own uniform
+//! draw, weighted by the counts above) and the core given `k` by rejection: kings uniform
+//! over their placements, each side's pawns on uniformly chosen distinct files and uniform
+//! allowed ranks, each lance and knight on a uniform allowed square, drawn again until no
+//! two pieces share a square. Each valid core is the same number of draws (`Π n_g!` for
+//! the orders of the `n_g` lances or knights of each group), so the accepted core is
 //! uniform among the `K(k)` valid ones, and the position is uniform on `S`.
 
 // The six core groups index several parallel arrays (sizes, limits, strides, allowed
 // squares); loops over the group number read more plainly than zipped iterators.
 #![allow(clippy::needless_range_loop)]
 
-use crate::combin::{binom, unrank_set};
+use crate::combin::binom;
 use crate::cumulative::Cumulative;
 use crate::error::MaterialError;
 use crate::material::{king_placements, piece_types, PieceType};
-use crate::sampler::{draw, key};
+use crate::sampler::key;
 use crate::table::{king_squares, place_type, set_hands, Groups, SplitTable};
 use crate::u256::U256;
 use chacha20::ChaCha8Rng;
@@ -291,9 +292,9 @@ pub enum KingSet {
 struct Totals {
     /// Their summed `K(k)`.
     sum: u128,
-    /// The first core index of each vector, cumulating `K(k)`.
-    starts: Vec<u128>,
     cores: Vec<Core>,
+    /// The ranges of core indices of the vectors, of sizes `K(k)`.
+    index: Cumulative,
 }
 
 /// One choice of totals inside a block, with the placements of the promoted pieces.
@@ -308,8 +309,8 @@ struct BlockEntry {
 /// The placements of the kings and of all pawns, lances and knights of given board counts.
 #[derive(Clone, Debug)]
 struct Block {
-    /// The first digit of each entry, then the block's size.
-    offsets: Vec<U256>,
+    /// The ranges of the entries' digits, of sizes `Σ K(k) · Prom`.
+    offsets: Cumulative,
     entries: Vec<BlockEntry>,
 }
 
@@ -339,16 +340,210 @@ pub struct PlacementTable<G: Game> {
     blocks: Vec<Block>,
     classes: Vec<Class>,
     offsets: Cumulative,
-    bits: u32,
     splits: Vec<SplitTable>,
-    /// The digits (docs/METHOD.md §4.1) of the king placements of the space.
-    kings: Vec<u32>,
-    /// Per colour and file: the squares an unpromoted pawn may stand on, and their number.
-    pawn_squares: [[(u128, u8); 16]; 2],
-    /// Per lance and knight group (groups 2 to 5): the squares it may stand on and their
-    /// number.
-    allowed: [(u128, u8); 6],
+    /// Where the core's pieces may stand, as lists to draw from by index.
+    squares: CoreSquares,
     _game: PhantomData<G>,
+}
+
+/// The squares the core's pieces may stand on, laid out so that a proposal draws each
+/// piece's square by one small uniform index and a table lookup.
+#[derive(Clone, Debug)]
+struct CoreSquares {
+    /// The (Black, White) king squares of each king placement of the space.
+    kings: Vec<(u8, u8)>,
+    /// Per number `n` of files: every set of `n` distinct files, as a bit mask.
+    file_sets: Vec<Vec<u16>>,
+    /// Per colour and file: the squares an unpromoted pawn may stand on.
+    pawn: [[[u8; 16]; 16]; 2],
+    /// Per colour: how many squares of a file an unpromoted pawn may stand on (the same on
+    /// every file).
+    pawn_ranks: [u8; 2],
+    /// Per lance and knight group (groups 2 to 5): the squares it may stand on.
+    group: [[u8; 128]; 6],
+    /// Per group: the number of those squares.
+    group_len: [u8; 6],
+}
+
+impl CoreSquares {
+    fn new<G: Game>(kings: &[u32]) -> CoreSquares {
+        let t = G::tables();
+        let width = G::WIDTH as usize;
+        let mut file_sets = vec![Vec::new(); width + 1];
+        for mask in 0u16..1 << width {
+            file_sets[mask.count_ones() as usize].push(mask);
+        }
+        let mut pawn = [[[0u8; 16]; 16]; 2];
+        let mut pawn_ranks = [0u8; 2];
+        for c in Color::ALL {
+            let dead = t.dead[c.index()][PieceKind::Pawn.index()].0;
+            for x in 0..width {
+                let n = fill(&mut pawn[c.index()][x], t.files[x].0 & !dead);
+                debug_assert!(x == 0 || n == pawn_ranks[c.index()]);
+                pawn_ranks[c.index()] = n;
+            }
+        }
+        let mut group = [[0u8; 128]; 6];
+        let mut group_len = [0u8; 6];
+        for g in 2..6 {
+            let dead = t.dead[group_color(g).index()][CORE_KINDS[g / 2].index()].0;
+            group_len[g] = fill(&mut group[g], t.board.0 & !dead);
+        }
+        CoreSquares {
+            kings: kings
+                .iter()
+                .map(|&d| {
+                    let (b, w) = king_squares::<G>(d);
+                    (b as u8, w as u8)
+                })
+                .collect(),
+            file_sets,
+            pawn,
+            pawn_ranks,
+            group,
+            group_len,
+        }
+    }
+}
+
+/// Writes the squares of `set` in ascending order into `out`; returns their number.
+fn fill(out: &mut [u8], mut set: u128) -> u8 {
+    let mut n = 0;
+    while set != 0 {
+        out[n] = set.trailing_zeros() as u8;
+        set &= set - 1;
+        n += 1;
+    }
+    n as u8
+}
+
+/// The draws of one sample, from one generator stream read eight words at a time, with a
+/// buffer of bits for the many small draws of the core: a proposal draws a dozen or more
+/// indices below 128 from a few words (3 bits for a pawn's rank, 32 for a lance's square).
+/// Every draw is exact: powers of two take bits, other bounds multiply and reject.
+struct Draws<'r> {
+    rng: &'r mut ChaCha8Rng,
+    words: [u64; 8],
+    next: usize,
+    bits: u64,
+    left: u32,
+}
+
+impl<'r> Draws<'r> {
+    fn new(rng: &'r mut ChaCha8Rng) -> Self {
+        Draws {
+            rng,
+            words: [0; 8],
+            next: 8,
+            bits: 0,
+            left: 0,
+        }
+    }
+
+    /// The next uniform 64-bit word.
+    #[inline]
+    fn word(&mut self) -> u64 {
+        if self.next == self.words.len() {
+            self.refill();
+        }
+        let w = self.words[self.next];
+        self.next += 1;
+        w
+    }
+
+    #[inline(never)]
+    fn refill(&mut self) {
+        let mut bytes = [0u8; 64];
+        self.rng.fill_bytes(&mut bytes);
+        for (w, b) in self.words.iter_mut().zip(bytes.chunks_exact(8)) {
+            *w = u64::from_le_bytes(b.try_into().expect("8 bytes"));
+        }
+        self.next = 0;
+    }
+
+    /// The next `n` bits (`1 <= n <= 32`) as a number.
+    #[inline]
+    fn take(&mut self, n: u32) -> u32 {
+        if self.left < n {
+            self.bits = self.word();
+            self.left = 64;
+        }
+        let v = (self.bits & ((1u64 << n) - 1)) as u32;
+        self.bits >>= n;
+        self.left -= n;
+        v
+    }
+
+    /// A uniform integer in `[0, bound)` (`0 < bound < 2^32`): the bits themselves when
+    /// `bound` is a power of two, else Lemire's multiply-and-reject on 32 bits.
+    #[inline]
+    fn below32(&mut self, bound: u32) -> u32 {
+        if bound.is_power_of_two() {
+            return self.take(bound.trailing_zeros().max(1)) & (bound - 1);
+        }
+        let mut m = self.take(32) as u64 * bound as u64;
+        if (m as u32) < bound {
+            let threshold = bound.wrapping_neg() % bound;
+            while (m as u32) < threshold {
+                m = self.take(32) as u64 * bound as u64;
+            }
+        }
+        (m >> 32) as u32
+    }
+
+    /// A uniform integer in `[0, bound)` (`bound > 0`): Lemire's multiply-and-reject on
+    /// 64 bits.
+    #[inline]
+    fn below64(&mut self, bound: u64) -> u64 {
+        let mut m = self.word() as u128 * bound as u128;
+        if (m as u64) < bound {
+            let threshold = bound.wrapping_neg() % bound;
+            while (m as u64) < threshold {
+                m = self.word() as u128 * bound as u128;
+            }
+        }
+        (m >> 64) as u64
+    }
+
+    /// A uniform integer in `[0, bound)` (`bound > 0`): [`Self::below64`] when it fits
+    /// in 64 bits, else masked 128-bit draws, redrawn until below (fewer than two on
+    /// average).
+    #[inline]
+    fn below128(&mut self, bound: u128) -> u128 {
+        if let Ok(b) = u64::try_from(bound) {
+            return self.below64(b) as u128;
+        }
+        let mask = u128::MAX >> (bound - 1).leading_zeros();
+        loop {
+            let x = ((self.word() as u128) << 64 | self.word() as u128) & mask;
+            if x < bound {
+                return x;
+            }
+        }
+    }
+
+    /// A uniform number in `[0, bound)` (`bound > 0`): masked draws of as many words as
+    /// `bound − 1` needs, redrawn until below (fewer than two on average).
+    fn below256(&mut self, bound: U256) -> U256 {
+        let bits = bound.checked_sub(U256::ONE).unwrap_or(U256::ZERO).bits();
+        loop {
+            let mut l = [0u64; 4];
+            for (i, limb) in l.iter_mut().enumerate() {
+                let lo = 64 * i as u32;
+                if bits <= lo {
+                    break;
+                }
+                *limb = self.word();
+                if bits < lo + 64 {
+                    *limb &= (1u64 << (bits - lo)) - 1;
+                }
+            }
+            let x = U256::from_limbs(l);
+            if x < bound {
+                return x;
+            }
+        }
+    }
 }
 
 /// The split tables of a space, each built once.
@@ -390,9 +585,8 @@ impl TotalsShape {
 /// The block of the board counts `b` of pawns, lances and knights: for each totals of
 /// unpromoted ones, `Σ K(k)` times the placements of the promoted rest.
 fn build_block(b: [u8; 3], totals: &[Totals], shape: TotalsShape, splits: &mut Splits) -> Block {
-    let mut offsets = Vec::new();
+    let mut sizes = Vec::new();
     let mut entries = Vec::new();
-    let mut size = U256::ZERO;
     for p in 0..=b[0] {
         for l in 0..=b[1] {
             for n in 0..=b[2] {
@@ -420,11 +614,11 @@ fn build_block(b: [u8; 3], totals: &[Totals], shape: TotalsShape, splits: &mut S
                     n_prom += 1;
                     e -= qt;
                 }
-                let w = U256::from(totals[ti].sum)
-                    .checked_mul_u128(prom)
-                    .expect("block sizes fit in 256 bits");
-                offsets.push(size);
-                size = size.checked_add(w).expect("block sizes fit in 256 bits");
+                sizes.push(
+                    U256::from(totals[ti].sum)
+                        .checked_mul_u128(prom)
+                        .expect("block sizes fit in 256 bits"),
+                );
                 entries.push(BlockEntry {
                     totals: ti as u32,
                     prom_tables,
@@ -433,31 +627,10 @@ fn build_block(b: [u8; 3], totals: &[Totals], shape: TotalsShape, splits: &mut S
             }
         }
     }
-    offsets.push(size);
-    Block { offsets, entries }
-}
-
-/// A uniform integer in `[0, bound)` (`bound > 0`) from `rng`, without modulo bias
-/// (Lemire's multiply-and-reject).
-#[inline]
-fn below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
-    let mut m = rng.next_u64() as u128 * bound as u128;
-    if (m as u64) < bound {
-        let threshold = bound.wrapping_neg() % bound;
-        while (m as u64) < threshold {
-            m = rng.next_u64() as u128 * bound as u128;
-        }
+    Block {
+        offsets: Cumulative::new(sizes, "a block's size"),
+        entries,
     }
-    (m >> 64) as u64
-}
-
-/// The square of the `i`-th set bit of `set`.
-#[inline]
-fn nth_square(mut set: u128, i: u64) -> u32 {
-    for _ in 0..i {
-        set &= set - 1;
-    }
-    set.trailing_zeros()
 }
 
 /// The core pieces placed by one proposal: at most 2 kings, 2·9 pawns, 4 lances, 4 knights.
@@ -500,23 +673,23 @@ impl<G: Game> PlacementTable<G> {
 
         // The vectors of each totals, cumulated.
         let shape = TotalsShape { kind_max, squares };
-        let mut totals: Vec<Totals> = (0..shape.len())
-            .map(|_| Totals {
-                sum: 0,
-                starts: Vec::new(),
-                cores: Vec::new(),
+        let mut weights: Vec<Vec<(Core, u128)>> = vec![Vec::new(); shape.len()];
+        for (k, w) in core.iter() {
+            if w != 0 {
+                weights[shape.index([k[0] + k[1], k[2] + k[3], k[4] + k[5]])].push((k, w));
+            }
+        }
+        let totals: Vec<Totals> = weights
+            .into_iter()
+            .map(|ws| Totals {
+                sum: ws
+                    .iter()
+                    .try_fold(0u128, |acc, &(_, w)| acc.checked_add(w))
+                    .expect("core sums fit in 128 bits"),
+                cores: ws.iter().map(|&(k, _)| k).collect(),
+                index: Cumulative::new(ws.iter().map(|&(_, w)| U256::from(w)), "a core sum"),
             })
             .collect();
-        for (k, w) in core.iter() {
-            if w == 0 {
-                continue;
-            }
-            let i = shape.index([k[0] + k[1], k[2] + k[3], k[4] + k[5]]);
-            let t = &mut totals[i];
-            t.starts.push(t.sum);
-            t.cores.push(k);
-            t.sum = t.sum.checked_add(w).expect("core sums fit in 128 bits");
-        }
 
         let mut splits = Splits::default();
         let mut blocks: Vec<Block> = Vec::new();
@@ -555,7 +728,7 @@ impl<G: Game> PlacementTable<G> {
                     id
                 }
             };
-            let block_size = *blocks[block as usize].offsets.last().expect("a sentinel");
+            let block_size = blocks[block as usize].offsets.total();
             let hand_radix: u64 = (0..n).map(|i| hand[i] as u64 + 1).product();
             let mut size = block_size
                 .checked_mul_u128(hand_radix as u128)
@@ -598,27 +771,8 @@ impl<G: Game> PlacementTable<G> {
             });
         }
         let offsets = Cumulative::new(sizes, "|S|");
-        let bits = offsets
-            .total()
-            .checked_sub(U256::ONE)
-            .unwrap_or(U256::ZERO)
-            .bits();
 
-        let t = G::tables();
-        let mut pawn_squares = [[(0u128, 0u8); 16]; 2];
-        for c in Color::ALL {
-            let dead = t.dead[c.index()][PieceKind::Pawn.index()].0;
-            for x in 0..G::WIDTH as usize {
-                let set = t.files[x].0 & !dead;
-                pawn_squares[c.index()][x] = (set, set.count_ones() as u8);
-            }
-        }
-        let mut allowed = [(0u128, 0u8); 6];
-        for (g, a) in allowed.iter_mut().enumerate().skip(2) {
-            let dead = t.dead[group_color(g).index()][CORE_KINDS[g / 2].index()].0;
-            let set = t.board.0 & !dead;
-            *a = (set, set.count_ones() as u8);
-        }
+        let core_squares = CoreSquares::new::<G>(&kings);
         Ok(PlacementTable {
             material: *material,
             types,
@@ -627,11 +781,8 @@ impl<G: Game> PlacementTable<G> {
             blocks,
             classes,
             offsets,
-            bits,
             splits: splits.tables,
-            kings,
-            pawn_squares,
-            allowed,
+            squares: core_squares,
             _game: PhantomData,
         })
     }
@@ -663,26 +814,19 @@ impl<G: Game> PlacementTable<G> {
 
     /// The expected number of core draws per sample: `Σ_k P(k) · D(k) / K(k)`, where
     /// `P(k)` is the share of `S` with core vector `k` and `D(k)` the number of possible
-    /// draws. The sampler's cost beyond an unrank grows with it.
+    /// draws per valid core's share (about 2.37 in Shogi, 1.08 in Mini Shogi). The
+    /// sampler's cost beyond an unrank grows with it.
     pub fn expected_draws(&self) -> f64 {
         let total = self.offsets.total().to_biguint();
         let total = num_traits::ToPrimitive::to_f64(&total).unwrap_or(f64::INFINITY);
         let mut sum = 0.0;
         for (ci, class) in self.classes.iter().enumerate() {
-            let size = self
-                .offsets
-                .offset(ci + 1)
-                .checked_sub(self.offsets.offset(ci))
-                .unwrap_or(U256::ZERO);
+            let size = self.offsets.size(ci);
             let block = &self.blocks[class.block as usize];
-            let block_size = u256_f64(*block.offsets.last().expect("a sentinel"));
+            let block_size = u256_f64(block.offsets.total());
             let class_share = u256_f64(size) / total;
             for (ei, entry) in block.entries.iter().enumerate() {
-                let entry_size = u256_f64(
-                    block.offsets[ei + 1]
-                        .checked_sub(block.offsets[ei])
-                        .unwrap_or(U256::ZERO),
-                );
+                let entry_size = u256_f64(block.offsets.size(ei));
                 let totals = &self.totals[entry.totals as usize];
                 for &k in &totals.cores {
                     let w = self.core.weight(&k) as f64;
@@ -694,78 +838,79 @@ impl<G: Game> PlacementTable<G> {
         sum
     }
 
-    /// The number of possible core draws for core vector `k`.
+    /// The number of possible core draws for core vector `k`, per valid core's share: a
+    /// group of `n` lances or knights is drawn in order, and each set of its squares is
+    /// `n!` of the draws.
     fn draws(&self, k: &Core) -> f64 {
-        let mut d = self.kings.len() as f64;
+        let sq = &self.squares;
+        let mut d = sq.kings.len() as f64;
         for c in 0..2 {
             let n = k[c] as usize;
             if n > 0 {
                 d *= binom(G::WIDTH as usize, n) as f64;
-                d *= (self.pawn_squares[c][0].1 as f64).powi(n as i32);
+                d *= (sq.pawn_ranks[c] as f64).powi(n as i32);
             }
         }
-        for (g, &(_, m)) in self.allowed.iter().enumerate().skip(2) {
-            d *= binom(m as usize, k[g] as usize) as f64;
+        for g in 2..6 {
+            let n = k[g] as i32;
+            let orders: f64 = (1..=n).map(f64::from).product();
+            d *= (sq.group_len[g] as f64).powi(n) / orders;
         }
         d
     }
 
     /// One proposal for the core `k`: the pieces and the squares they cover, or `None` if
     /// two of them fell on one square.
+    ///
+    /// Every draw is independent and uniform: the kings among their placements, each side's
+    /// pawn files among the sets of `k[c]` files, each pawn's rank, and each lance and
+    /// knight among its group's allowed squares, in order. A valid core with `n_g` pieces in
+    /// group `g` is therefore `Π n_g!` equally likely draws, the same for every valid core.
     #[inline]
-    fn propose(&self, rng: &mut ChaCha8Rng, k: &Core, placed: &mut Placed) -> Option<u128> {
+    fn propose(&self, draws: &mut Draws, k: &Core, placed: &mut Placed) -> Option<u128> {
+        let sq = &self.squares;
         let (list, len) = placed;
         *len = 0;
         let mut occ = 0u128;
-        let mut push = |sq: u32, piece: Piece, occ: &mut u128| -> bool {
-            let bit = 1u128 << sq;
+        let mut push = |s: u8, piece: Piece, occ: &mut u128| -> bool {
+            let bit = 1u128 << s;
             if *occ & bit != 0 {
                 return false;
             }
             *occ |= bit;
-            list[*len] = (sq as u8, piece);
+            list[*len] = (s, piece);
             *len += 1;
             true
         };
-        let (bk, wk) = king_squares::<G>(self.kings[below(rng, self.kings.len() as u64) as usize]);
+        let (bk, wk) = sq.kings[draws.below32(sq.kings.len() as u32) as usize];
         push(bk, Piece::new(Color::Black, PieceKind::King), &mut occ);
         push(wk, Piece::new(Color::White, PieceKind::King), &mut occ);
-        let width = G::WIDTH as usize;
         for c in 0..2 {
             let n = k[c] as usize;
             if n == 0 {
                 continue;
             }
             let piece = Piece::new(group_color(c), PieceKind::Pawn);
-            let mut files = [0u32; 16];
-            let mut nf = 0;
-            let r = below(rng, binom(width, n));
-            unrank_set((1u128 << width) - 1, width, n, r, |x| {
-                files[nf] = x;
-                nf += 1;
-            });
-            for &x in &files[..nf] {
-                let (set, m) = self.pawn_squares[c][x as usize];
-                let sq = nth_square(set, below(rng, m as u64));
-                if !push(sq, piece, &mut occ) {
+            let sets = &sq.file_sets[n];
+            let mut files = sets[draws.below32(sets.len() as u32) as usize];
+            let ranks = sq.pawn_ranks[c] as u32;
+            while files != 0 {
+                let x = files.trailing_zeros() as usize;
+                files &= files - 1;
+                let s = sq.pawn[c][x][draws.below32(ranks) as usize];
+                if !push(s, piece, &mut occ) {
                     return None;
                 }
             }
         }
         for g in 2..6 {
-            let n = k[g] as usize;
-            if n == 0 {
-                continue;
-            }
             let piece = Piece::new(group_color(g), CORE_KINDS[g / 2]);
-            let (set, m) = self.allowed[g];
-            let r = below(rng, binom(m as usize, n));
-            let mut ok = true;
-            unrank_set(set, m as usize, n, r, |sq| {
-                ok &= push(sq, piece, &mut occ);
-            });
-            if !ok {
-                return None;
+            let m = sq.group_len[g] as u32;
+            for _ in 0..k[g] {
+                let s = sq.group[g][draws.below32(m) as usize];
+                if !push(s, piece, &mut occ) {
+                    return None;
+                }
             }
         }
         Some(occ)
@@ -780,28 +925,24 @@ impl<G: Game> PlacementTable<G> {
     /// draws cost a few generator words each, less than dividing one 256-bit number into
     /// all these digits.
     pub fn sample_from(&self, rng: &mut ChaCha8Rng) -> Position<G> {
-        let r = draw(rng, self.offsets.total(), self.bits);
+        let mut draws = Draws::new(rng);
+        let r = draws.below256(self.offsets.total());
         let class = &self.classes[self.offsets.find(r)];
         let block = &self.blocks[class.block as usize];
         let entry = match block.entries.len() {
             1 => &block.entries[0],
             _ => {
-                let size = block.offsets[block.entries.len()];
-                let z = draw(
-                    rng,
-                    size,
-                    size.checked_sub(U256::ONE).unwrap_or(U256::ZERO).bits(),
-                );
-                &block.entries[block.offsets.partition_point(|&o| o <= z) - 1]
+                let z = draws.below256(block.offsets.total());
+                &block.entries[block.offsets.find(z)]
             }
         };
         let totals = &self.totals[entry.totals as usize];
-        let core_index = below_u128(rng, totals.sum);
-        let core = totals.cores[totals.starts.partition_point(|&s| s <= core_index) - 1];
+        let core_index = draws.below128(totals.sum);
+        let core = totals.cores[totals.index.find(U256::from(core_index))];
 
         let mut placed: Placed = ([(0, Piece::new(Color::Black, PieceKind::King)); 32], 0);
         let occ = loop {
-            if let Some(occ) = self.propose(rng, &core, &mut placed) {
+            if let Some(occ) = self.propose(&mut draws, &core, &mut placed) {
                 break occ;
             }
         };
@@ -810,7 +951,7 @@ impl<G: Game> PlacementTable<G> {
             &mut pos,
             &self.types,
             &class.hand,
-            below(rng, class.hand_radix),
+            draws.below64(class.hand_radix),
         );
         for &(sq, piece) in &placed.0[..placed.1] {
             if let Some(sq) = Square::from_index_in::<G>(sq) {
@@ -822,34 +963,18 @@ impl<G: Game> PlacementTable<G> {
         let mut m = empty.count_ones() as usize;
         for &(kind, id) in &entry.prom_tables[..entry.n_prom as usize] {
             let table = &self.splits[id as usize];
-            let d = below_u128(rng, table.total);
+            let d = draws.below128(table.total);
             (empty, m) = place_type(&mut pos, empty, m, table, d, kind);
         }
         for &(ti, id) in &class.other[..class.n_other as usize] {
             let table = &self.splits[id as usize];
-            let d = below_u128(rng, table.total);
+            let d = draws.below128(table.total);
             (empty, m) = place_type(&mut pos, empty, m, table, d, self.types[ti as usize].kind);
         }
         // Every draw is a position of `S`; were it not (a bug), say so rather than hand
         // out a corrupt position.
         pos.into_position(Relax::CANDIDATE)
             .expect("a sample of S is a position of P_K")
-    }
-}
-
-/// A uniform integer in `[0, bound)` (`bound > 0`): [`below`] when it fits in 64 bits,
-/// else masked 128-bit draws, redrawn until below (fewer than two on average).
-#[inline]
-fn below_u128(rng: &mut ChaCha8Rng, bound: u128) -> u128 {
-    if let Ok(b) = u64::try_from(bound) {
-        return below(rng, b) as u128;
-    }
-    let mask = u128::MAX >> (bound - 1).leading_zeros();
-    loop {
-        let x = ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128) & mask;
-        if x < bound {
-            return x;
-        }
     }
 }
 
@@ -879,5 +1004,81 @@ impl<'a, G: Game> PlacementSampler<'a, G> {
         let mut rng = ChaCha8Rng::from_seed(key(self.seed));
         rng.set_stream(index);
         self.table.sample_from(&mut rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pearson's chi-square of `n` draws below `bound` against the uniform distribution,
+    /// with its degrees of freedom.
+    fn chi_square(bound: u32, n: u32, mut draw: impl FnMut() -> u32) -> (f64, f64) {
+        let mut counts = vec![0u32; bound as usize];
+        for _ in 0..n {
+            let x = draw();
+            assert!(x < bound, "{x} drawn below {bound}");
+            counts[x as usize] += 1;
+        }
+        let e = n as f64 / bound as f64;
+        let stat = counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum();
+        (stat, bound as f64 - 1.0)
+    }
+
+    fn assert_uniform(what: &str, (stat, df): (f64, f64)) {
+        let limit = df + 7.0 * (2.0 * df).sqrt() + 10.0;
+        assert!(stat < limit, "{what}: chi2 = {stat:.0} with {df} df");
+    }
+
+    #[test]
+    fn small_draws_are_uniform() {
+        let mut rng = ChaCha8Rng::from_seed([7; 32]);
+        let mut draws = Draws::new(&mut rng);
+        // Powers of two take bits; the others multiply and reject.
+        for bound in [1, 2, 3, 5, 8, 57, 63, 72, 126, 3276] {
+            let stat = chi_square(bound, 100 * bound, || draws.below32(bound));
+            assert_uniform(&format!("below32({bound})"), stat);
+        }
+        for bound in [1u64, 6, 3 << 40, u64::MAX] {
+            // The top 5 bits of draws below a bound, against their exact shares.
+            let n = 64_000;
+            let shift = (64 - bound.leading_zeros()).saturating_sub(5);
+            let cells = ((bound - 1) >> shift) as usize + 1;
+            let mut counts = vec![0f64; cells];
+            for _ in 0..n {
+                let x = draws.below64(bound);
+                assert!(x < bound);
+                counts[(x >> shift) as usize] += 1.0;
+            }
+            let mut stat = 0.0;
+            for (c, &o) in counts.iter().enumerate() {
+                let lo = (c as u64) << shift;
+                let width = (bound - 1 - lo).min((1u64 << shift) - 1) as f64 + 1.0;
+                let e = n as f64 * width / bound as f64;
+                stat += (o - e).powi(2) / e;
+            }
+            assert_uniform(&format!("below64({bound})"), (stat, cells as f64 - 1.0));
+        }
+    }
+
+    #[test]
+    fn wide_draws_stay_below_their_bound() {
+        let mut rng = ChaCha8Rng::from_seed([8; 32]);
+        let mut draws = Draws::new(&mut rng);
+        // Just above a power of two, half the draws are redrawn; the high part must still
+        // be uniform over what the bound allows.
+        let b128 = (1u128 << 100) + 12345;
+        let b256 = U256::ONE.shl(200).checked_add(U256::from(99u64)).unwrap();
+        let mut low = [0u32; 2];
+        for _ in 0..20_000 {
+            let x = draws.below128(b128);
+            assert!(x < b128);
+            low[(x >> 99) as usize & 1] += 1;
+            let y = draws.below256(b256);
+            assert!(y < b256);
+        }
+        // Below 2^100 + 12345, bit 99 is set for half of the numbers (within noise).
+        let d = low[0] as f64 - low[1] as f64;
+        assert!(d.abs() < 6.0 * 20_000f64.sqrt(), "{low:?}");
     }
 }
