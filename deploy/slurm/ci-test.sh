@@ -181,7 +181,7 @@ compare() {
         head -n 40 "$W/$1.diff" >&2
         fail "$1: the merged report differs from the single run's (< merged, > single)"
     fi
-    if ! cmp -s <(jq -S .counters "$2/merged.json") <(jq -S .counters "$3.json"); then
+    if ! cmp -s <(jq -S .content.counters "$2/merged.json") <(jq -S .content.counters "$3.json"); then
         fail "$1: the merged counters (merged.json) differ from the single run's"
     fi
     jq -e --argjson n "$4" '.samples == $n and .reachable > 0' "$2/report.json" >/dev/null ||
@@ -252,14 +252,14 @@ say "array job $J, merge job $M1"
 
 wait_checkpoint "$O2/shard-0.json" 0
 scontrol requeue "${J}_0" || fail "scontrol requeue ${J}_0 failed"
-say "2. requeued task 0 after its checkpoint at $(jq .next "$O2/shard-0.json") of 0..$((KILL_SAMPLES / 4))"
+say "2. requeued task 0 after its checkpoint at $(jq .content.next "$O2/shard-0.json") of 0..$((KILL_SAMPLES / 4))"
 
 wait_checkpoint "$O2/shard-1.json" 1
 scancel "${J}_1" || fail "scancel ${J}_1 failed"
 wait_jobs "${J}_1"
 [ "$(state_of "${J}_1")" = CANCELLED ] ||
     fail "task 1 is $(state_of "${J}_1"), not CANCELLED: it finished before it could be killed; raise KILL_SAMPLES"
-read -r next1 complete1 < <(jq -r '"\(.next) \(.complete)"' "$O2/shard-1.json")
+read -r next1 complete1 < <(jq -r '.content | "\(.next) \(.complete)"' "$O2/shard-1.json")
 [ "$complete1" = false ] || fail "shard-1.json is complete after the kill"
 say "2. cancelled task 1; its checkpoint stands at $next1 of $((KILL_SAMPLES / 4))..$((KILL_SAMPLES / 2))"
 

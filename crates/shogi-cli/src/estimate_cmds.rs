@@ -7,8 +7,9 @@ use core::ops::ControlFlow;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shogi_core::{GameKind, PawnDropRule};
 use shogi_estimate::{
-    check_phase2_rate, merge, parse_count, parse_sample_count, report_json, report_text, run,
-    thread_count, Estimate, Method, RunConfig, RunEnd, RunOptions, RunState, Shard, Space,
+    check_phase2_rate, check_writable, merge, missing_text, parse_count, parse_sample_count,
+    report_json, report_text, run, thread_count, Estimate, EstimateError, Method, RunConfig,
+    RunEnd, RunOptions, RunState, Shard, Space, Target,
 };
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
@@ -25,14 +26,21 @@ pub enum EstimateCommand {
     /// its 3σ interval.
     Estimate(EstimateArgs),
     /// Add up the result files of the shards of one run (`estimate --shard K/N --out F`)
-    /// and print the combined report. Overlapping, incomplete or foreign files are refused.
+    /// and print the combined report. Every file is verified first (its checksum, its
+    /// schema, its counters); files of different runs, unfinished files and shards that
+    /// overlap (the same shard twice, or shards of different splits that share samples)
+    /// are refused, and so is a set that misses samples unless --partial is given.
     Merge {
         /// Print the report as one JSON object.
         #[arg(long)]
         json: bool,
-        /// Write the merged counters to this file (the format of `--out`).
+        /// Write the merged counters to this new file (the format of `--out`; an existing
+        /// file, an input among them, is never overwritten).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Report the shards present even if some are missing (the report says which).
+        #[arg(long)]
+        partial: bool,
         /// The shard result files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -154,11 +162,14 @@ pub struct EstimateArgs {
     phase2_rate: Option<Rate>,
     /// Run until the 3σ interval gives this many significant digits (its half-width at
     /// most half a unit of the last digit, relative to the estimate), or until --samples
-    /// [default then: 1e12]. The saved run is then cut to the samples done.
+    /// [default then: 1e12]. The target is tested every 16,384 samples, so a resumed run
+    /// stops where an uninterrupted one would; the saved run is then cut to the samples
+    /// done. With --resume, the saved run's.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=9), conflicts_with_all = ["target_half_width", "shard"])]
     target_digits: Option<u32>,
     /// Run until the 3σ half-width relative to the estimate is at most this (e.g.
-    /// `0.00047`, the paper's precision), or until --samples [default then: 1e12].
+    /// `0.00047`, the paper's precision), or until --samples [default then: 1e12]. With
+    /// --resume, the saved run's.
     #[arg(long, value_parser = parse_fraction, conflicts_with = "shard")]
     target_half_width: Option<f64>,
 }
@@ -197,49 +208,79 @@ fn parse_fraction(s: &str) -> Result<f64, String> {
     }
 }
 
-/// The relative 3σ half-width that gives `digits` significant digits of an estimate
-/// whose leading digits are `mantissa` (in [1, 10)): half a unit of the last digit.
-fn digits_half_width(digits: u32, mantissa: f64) -> f64 {
-    0.5 * 10f64.powi(1 - digits as i32) / mantissa
-}
-
 /// Runs an estimate command.
 pub fn run_command(cmd: EstimateCommand) -> Result<(), String> {
     match cmd {
         EstimateCommand::Estimate(args) => estimate(args),
-        EstimateCommand::Merge { json, out, files } => {
-            let mut states = Vec::new();
-            for f in files {
-                let s = RunState::load(&f).map_err(|e| e.to_string())?;
-                states.push((f, s));
-            }
-            let m = merge(&states).map_err(|e| e.to_string())?;
-            if m.shards.len() as u64 != m.config.shard.count && m.config.shard.count > 1 {
-                eprintln!(
-                    "shogi-count: note: {} of {} shards present ({:?}); the report covers those",
-                    m.shards.len(),
-                    m.config.shard.count,
-                    m.shards
-                );
-            }
-            if let Some(path) = out {
-                if m.config.shard != Shard::WHOLE {
-                    return Err("--out needs every shard of the run".into());
-                }
-                let mut state = RunState::new(m.config.clone());
-                state.next = m.config.range().end;
-                state.complete = true;
-                state.counters = m.counters.clone();
-                state.elapsed_seconds = m.elapsed_seconds;
-                // The shards were checked one by one; the sum must hold up too.
-                state
-                    .check()
-                    .map_err(|e| format!("the merged counters are inconsistent: {e}"))?;
-                state.save(&path).map_err(|e| e.to_string())?;
-            }
-            print_report(&m.config, &m.counters, m.elapsed_seconds, 0, json)
-        }
+        EstimateCommand::Merge {
+            json,
+            out,
+            partial,
+            files,
+        } => merge_command(&files, out.as_deref(), partial, json),
     }
+}
+
+/// `merge`: verifies and adds up the shard files; with `out`, writes the sum to a new file
+/// (checked writable, and not an existing file, before anything is read).
+fn merge_command(
+    files: &[PathBuf],
+    out: Option<&Path>,
+    partial: bool,
+    json: bool,
+) -> Result<(), String> {
+    if let Some(path) = out {
+        if std::fs::symlink_metadata(path).is_ok() {
+            return Err(format!(
+                "{} exists: merge writes only a new file (it never overwrites a shard or an \
+                 earlier result); choose another --out",
+                path.display()
+            ));
+        }
+        check_writable(path).map_err(|e| e.to_string())?;
+    }
+    let mut states = Vec::new();
+    for f in files {
+        let s = RunState::load(f).map_err(|e| e.to_string())?;
+        states.push((f.clone(), s));
+    }
+    let m = merge(&states, partial).map_err(|e| e.to_string())?;
+    if !m.is_complete() {
+        eprintln!(
+            "shogi-count: partial merge: {} missing; the report covers the {} file{} present",
+            missing_text(&m.missing, m.config.shard.count, m.config.samples),
+            m.shards.len(),
+            if m.shards.len() == 1 { "" } else { "s" }
+        );
+    }
+    let threads = m.threads.iter().copied().max().unwrap_or(0);
+    if m.threads.iter().any(|&t| t != threads) {
+        eprintln!(
+            "shogi-count: the shards ran on {} threads; the report names the most",
+            m.threads
+                .iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if let (Some(_), false) = (out, m.is_complete()) {
+        return Err("--out needs every shard of the run: a partial merge is a report only".into());
+    }
+    if let Some(path) = out {
+        let mut state = RunState::new(m.config.clone());
+        state.next = m.config.range().end;
+        state.complete = true;
+        state.counters = m.counters.clone();
+        state.elapsed_seconds = m.elapsed_seconds;
+        state.threads = threads;
+        // The shards were checked one by one; the sum must hold up too.
+        state
+            .check()
+            .map_err(|e| format!("the merged counters are inconsistent: {e}"))?;
+        state.save(path).map_err(|e| e.to_string())?;
+    }
+    print_report(&m.config, &m.counters, m.elapsed_seconds, threads, json)
 }
 
 /// The configuration of a new run: the flags given, defaults for the others.
@@ -263,7 +304,17 @@ fn new_config(a: &EstimateArgs) -> RunConfig {
     config.max_expanded = a.max_expanded;
     config.max_nodes = a.max_nodes;
     config.pawn_drop = a.pawn_drop.unwrap_or_default();
+    config.target = given_target(a);
     config
+}
+
+/// The precision target given on the command line, if any.
+fn given_target(a: &EstimateArgs) -> Option<Target> {
+    match (a.target_digits, a.target_half_width) {
+        (Some(d), _) => Some(Target::Digits(d)),
+        (None, Some(h)) => Some(Target::HalfWidth(h)),
+        (None, None) => None,
+    }
 }
 
 /// Checks that every setting given on the command line agrees with the run saved in
@@ -271,7 +322,13 @@ fn new_config(a: &EstimateArgs) -> RunConfig {
 fn check_flags_agree(a: &EstimateArgs, saved: &RunConfig, path: &Path) -> Result<(), String> {
     let limit = |v: Option<u64>| v.map_or_else(|| "none".to_string(), |n| n.to_string());
     let rate = |r: Option<f64>| r.map_or_else(|| "none".to_string(), |f| f.to_string());
-    let given: [(&str, Option<String>, String); 10] = [
+    let target = |t: Option<Target>| t.map_or_else(|| "none".to_string(), |t| t.to_string());
+    let given: [(&str, Option<String>, String); 11] = [
+        (
+            "target",
+            given_target(a).map(|t| t.to_string()),
+            target(saved.target),
+        ),
         (
             "method",
             a.method.map(|m| m.to_string()),
@@ -423,6 +480,11 @@ fn estimate(a: EstimateArgs) -> Result<(), String> {
         _ => RunState::new(new_config(&a)),
     };
     let space = shogi_estimate::space_size(&state.config).map_err(|e| e.to_string())?;
+    if let Some(path) = &a.out {
+        // Before the first sample: a run must not learn at its end that its result has
+        // nowhere to go.
+        check_writable(path).map_err(|e| e.to_string())?;
+    }
     if let Some(note) = note {
         eprintln!("shogi-count: {note}");
     }
@@ -433,53 +495,42 @@ fn estimate(a: EstimateArgs) -> Result<(), String> {
     let caught = Arc::new(AtomicUsize::new(0));
     options.cancel = Some(Arc::clone(&cancel));
     let (done0, total) = state.progress();
+    let report =
+        |s: &RunState| print_report(&s.config, &s.counters, s.elapsed_seconds, threads, a.json);
     catch_signals(&cancel, &caught)?;
-    let target = match (a.target_digits, a.target_half_width) {
-        (Some(d), _) => Some(Target::Digits(d)),
-        (None, Some(h)) => Some(Target::HalfWidth(h)),
-        (None, None) => None,
-    };
-    if target.is_some() && state.config.shard != Shard::WHOLE {
-        return Err("a precision target needs the whole run, not a shard".into());
-    }
+    let target = state.config.target;
     let progress = Progress::new(a.quiet || state.complete, done0, total, target);
     let end = run(&mut state, &options, |s| {
-        let reached = progress.update(s, &space);
-        if reached {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
+        progress.update(s, &space);
+        ControlFlow::Continue(())
     });
     progress.finish();
-    match end.map_err(|e| e.to_string())? {
-        RunEnd::Cancelled => interrupted(&state, caught.load(Ordering::SeqCst), a.out.as_deref()),
-        RunEnd::Stopped => {
-            // The target is reached: the run is the samples done, complete as such.
-            state.config.samples = state.next;
-            state.complete = true;
-            state
-                .check()
-                .map_err(|e| format!("the stopped run is inconsistent: {e}"))?;
-            if let Some(path) = &a.out {
-                state.save(path).map_err(|e| e.to_string())?;
-            }
+    match end {
+        Ok(RunEnd::Cancelled) => {
+            interrupted(&state, caught.load(Ordering::SeqCst), a.out.as_deref())
+        }
+        Ok(RunEnd::TargetReached) => {
             if !a.quiet {
                 eprintln!(
-                    "shogi-count: precision target reached after {} samples",
+                    "shogi-count: precision target ({}) reached after {} samples",
+                    target.map_or_else(String::new, |t| t.to_string()),
                     state.next
                 );
             }
         }
-        RunEnd::Complete => {}
+        Ok(RunEnd::Complete | RunEnd::Stopped) => {}
+        Err(e @ EstimateError::Io { .. }) if state.counters.samples > 0 => {
+            // The result could not be saved (the disk filled up, say): print it all the
+            // same, so that a run never ends with its counters lost.
+            report(&state)?;
+            return Err(format!(
+                "{e}: the report above is the run's ({} samples), but it could not be saved",
+                state.counters.samples
+            ));
+        }
+        Err(e) => return Err(e.to_string()),
     }
-    print_report(
-        &state.config,
-        &state.counters,
-        state.elapsed_seconds,
-        threads,
-        a.json,
-    )
+    report(&state)
 }
 
 /// Reports a run stopped by a signal and exits with the shell's code for it (128 + the
@@ -530,19 +581,6 @@ fn print_report(
         .map_err(|e| format!("writing the report: {e}"))
 }
 
-/// A precision to run to.
-#[derive(Clone, Copy, Debug)]
-enum Target {
-    /// Significant digits of the estimate.
-    Digits(u32),
-    /// The relative 3σ half-width.
-    HalfWidth(f64),
-}
-
-/// The fewest reachable samples before a precision target may stop a run: below them the
-/// estimated half-width is itself too uncertain to stop on.
-const TARGET_MIN_REACHABLE: u64 = 1000;
-
 /// A progress bar on a terminal; plain lines every 10 seconds otherwise (logs of batch
 /// jobs); nothing with --quiet.
 struct Progress {
@@ -578,8 +616,11 @@ impl Progress {
         }
     }
 
-    /// Shows the progress; returns whether the precision target, if any, is reached.
-    fn update(&self, s: &RunState, space: &num_bigint::BigUint) -> bool {
+    /// Shows the progress. With a precision target, the length of the run and its ETA are
+    /// those of the target: the samples it is projected to need (the half-width shrinks as
+    /// 1/sqrt(n)), capped by the run's samples. (Whether the target is met is decided by
+    /// the run itself, at fixed sample counts.)
+    fn update(&self, s: &RunState, space: &num_bigint::BigUint) {
         let (done, total) = s.progress();
         let e = Estimate::new(&s.counters, space);
         let half = e.relative_half_width();
@@ -589,39 +630,31 @@ impl Progress {
             shogi_estimate::sci(3.0 * e.sigma * e.space, 2),
             100.0 * half
         );
-        let mut reached = false;
+        let mut end = total;
         if let Some(t) = self.target {
-            let goal = match t {
-                Target::Digits(d) => {
-                    // The mantissa of the current estimate: its leading digits.
-                    let m = e.positions / 10f64.powf(e.positions.log10().floor());
-                    digits_half_width(d, if m.is_finite() && m >= 1.0 { m } else { 1.0 })
-                }
-                Target::HalfWidth(h) => h,
-            };
-            reached = half <= goal && s.counters.reachable >= TARGET_MIN_REACHABLE;
-            // Samples still needed: the half-width shrinks as 1/sqrt(n).
-            let secs = self.start.elapsed().as_secs_f64();
-            let rate = (done - self.done0) as f64 / secs.max(1e-9);
-            let needed = (done as f64 * (half / goal).powi(2) - done as f64).max(0.0);
-            let _ = write!(
-                msg,
-                "; target {:.4}%, about {:.0} s left",
-                100.0 * goal,
-                needed / rate.max(1e-9)
-            );
+            let goal = t.goal(&e);
+            let needed = done as f64 * (half / goal).powi(2);
+            if needed.is_finite() {
+                end = (needed.ceil().min(total as f64) as u64).max(done);
+            }
+            let _ = write!(msg, "; target {:.4}%", 100.0 * goal);
         }
         if let Some(b) = &self.bar {
+            b.set_length(end);
             b.set_position(done);
             b.set_message(msg);
         } else if self.plain && self.last_line.get().elapsed() >= Duration::from_secs(10) {
             self.last_line.set(Instant::now());
             let secs = self.start.elapsed().as_secs_f64();
             let rate = (done - self.done0) as f64 / secs.max(1e-9);
-            let eta = (total - done) as f64 / rate.max(1e-9);
-            eprintln!("{done}/{total} samples, {rate:.0}/s, ETA {eta:.0} s, {msg}",);
+            let eta = (end - done) as f64 / rate.max(1e-9);
+            let of = if end == total {
+                format!("{done}/{total} samples")
+            } else {
+                format!("{done}/{end} samples (projected for the target; at most {total})")
+            };
+            eprintln!("{of}, {rate:.0}/s, ETA {eta:.0} s, {msg}");
         }
-        reached
     }
 
     fn finish(&self) {

@@ -409,7 +409,7 @@ fn a_precision_target_stops_the_run() {
     assert!(n < 5_000_000, "stopped early: {n}");
     let half: f64 = v["relative_half_width"].as_str().unwrap().parse().unwrap();
     assert!(half <= 0.03, "{half}");
-    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let saved = common::state_content(&out).unwrap();
     assert_eq!(saved["complete"], true);
     assert_eq!(saved["config"]["samples"].as_u64(), Some(n));
     assert_eq!(saved["counters"]["samples"].as_u64(), Some(n));

@@ -66,9 +66,9 @@ fn dir() -> PathBuf {
     d
 }
 
-/// A complete Mini Shogi state file of `samples` samples in shard `shard`, as JSON.
-/// A complete run of the paper's method saved in `name` (the edits below assume its
-/// single-phase counters), and its JSON.
+/// A complete run of the paper's method of `samples` Mini Shogi samples in shard `shard`,
+/// saved in `name` (the edits below assume its single-phase counters), and the content of
+/// the file as JSON.
 fn good(name: &str, samples: &str, shard: &str) -> (PathBuf, Value) {
     good_with(name, samples, shard, "paper")
 }
@@ -91,7 +91,7 @@ fn good_with(name: &str, samples: &str, shard: &str, method: &str) -> (PathBuf, 
         f.to_str().unwrap(),
     ]);
     assert_eq!(code, Some(0), "{err}");
-    let v = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+    let v = common::state_content(&f).expect("a state file");
     (f, v)
 }
 
@@ -101,8 +101,14 @@ fn write(name: &str, bytes: &[u8]) -> String {
     f.to_str().unwrap().to_string()
 }
 
-fn write_json(name: &str, v: &Value) -> String {
-    write(name, serde_json::to_string_pretty(v).unwrap().as_bytes())
+/// Writes the state file of `content`, checksum and identity recomputed ([`common::sealed`]).
+fn write_json(name: &str, content: &Value) -> String {
+    write(
+        name,
+        serde_json::to_string_pretty(&common::sealed(content))
+            .unwrap()
+            .as_bytes(),
+    )
 }
 
 /// Both ways a state file is read: `merge F` and `estimate --out F --resume`.
@@ -122,7 +128,7 @@ fn garbage_and_truncated_files() {
     let f = write("empty.json", b"");
     both_refuse(&f, &["empty.json", "EOF"]);
     let (_, v) = good("whole.json", "3000", "0/1");
-    let text = serde_json::to_string_pretty(&v).unwrap();
+    let text = serde_json::to_string_pretty(&common::sealed(&v)).unwrap();
     for cut in [1, text.len() / 3, text.len() / 2, text.len() - 3] {
         let f = write("truncated.json", &text.as_bytes()[..cut]);
         both_refuse(&f, &["truncated.json", "not a valid estimate state file"]);
@@ -132,7 +138,7 @@ fn garbage_and_truncated_files() {
     // Deep nesting in a field that is not read, then in one that is.
     let deep = format!("{{\"x\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
     let f = write("deep.json", deep.as_bytes());
-    both_refuse(&f, &["deep.json", "missing field `format`"]);
+    both_refuse(&f, &["deep.json", "unknown field `x`"]);
     let deep = format!(
         "{{\"config\": {}{}}}",
         "[".repeat(100_000),
@@ -412,5 +418,117 @@ fn edited_two_phase_counters_name_the_field() {
     refused(
         &["merge", p0.to_str().unwrap(), f1.to_str().unwrap()],
         &["different runs"],
+    );
+}
+
+/// Shard files as merge must take them: a relabelled copy (its checksum no longer holds),
+/// a duplicate, a foreign run, an overlapping split and a gap are refused with the reason;
+/// `--partial` reports the shards present and names the missing ones; `--out` never
+/// writes over an existing file, an input least of all, and is checked before any work.
+#[test]
+fn merge_refuses_what_would_fake_a_result() {
+    let paths: Vec<(PathBuf, Value)> = (0..4)
+        .map(|k| good(&format!("m{k}of4.json"), "4000", &format!("{k}/4")))
+        .collect();
+    let p = |k: usize| paths[k].0.to_str().unwrap().to_string();
+    // A copy of shard 0 relabelled 1/4, by hand: the checksum catches it.
+    let text = std::fs::read_to_string(&paths[0].0).unwrap();
+    let relabelled = text.replacen("\"index\": 0", "\"index\": 1", 1);
+    assert_ne!(relabelled, text);
+    let f = write("relabelled.json", relabelled.as_bytes());
+    refused(
+        &["merge", &p(0), &f, &p(2), &p(3)],
+        &["relabelled.json", "checksum"],
+    );
+    // The same, with the progress, the checksum and the identity made to fit: shard 0's
+    // Figure 18 points lie outside shard 1's samples.
+    let mut c = paths[0].1.clone();
+    c["config"]["shard"]["index"] = 1.into();
+    c["next"] = 2000.into();
+    let f = write_json("relabelled-sealed.json", &c);
+    refused(&["merge", &p(0), &f, &p(2), &p(3)], &["counters.figure"]);
+    refused(&["merge", &p(0), &p(1), &p(1), &p(3)], &["appears twice"]);
+    let (half, _) = good("half0of2.json", "4000", "0/2");
+    refused(
+        &["merge", &p(0), half.to_str().unwrap(), &p(2), &p(3)],
+        &["overlaps shard"],
+    );
+    let err = refused(&["merge", &p(0), &p(1), &p(3)], &["--partial"]);
+    assert!(err.contains("shard 2/4"), "{err}");
+    let (code, out, err) = run(&["merge", "--partial", &p(0), &p(3), "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("shard 1/4, shard 2/4"), "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["samples"], 2000);
+    // --out: never an existing file (an input among them), and checked before reading.
+    let before = std::fs::read(&paths[0].0).unwrap();
+    refused(
+        &["merge", "--out", &p(0), &p(0), &p(1), &p(2), &p(3)],
+        &["exists"],
+    );
+    assert_eq!(std::fs::read(&paths[0].0).unwrap(), before);
+    refused(
+        &[
+            "merge",
+            "--out",
+            "/proc/no-such-dir/m.json",
+            &p(0),
+            &p(1),
+            &p(2),
+            &p(3),
+        ],
+        &["/proc/no-such-dir/m.json"],
+    );
+    refused(
+        &[
+            "merge",
+            "--partial",
+            "--out",
+            dir().join("partial-out.json").to_str().unwrap(),
+            &p(0),
+        ],
+        &["every shard"],
+    );
+    let whole = dir().join("merged-whole.json");
+    let _ = std::fs::remove_file(&whole);
+    let (code, _, err) = run(&[
+        "merge",
+        "--out",
+        whole.to_str().unwrap(),
+        &p(3),
+        &p(1),
+        &p(0),
+        &p(2),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    // The merged file is a valid state of the whole run.
+    let (code, out, err) = run(&["merge", "--json", whole.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap()["samples"],
+        4000
+    );
+}
+
+/// An `--out` that cannot be written is found before the first sample: the run below would
+/// take hours if it started.
+#[test]
+fn unwritable_out_is_refused_before_the_run() {
+    for out in ["/proc/shogi-count-test.json", "/no-such-dir/run.json"] {
+        refused(
+            &["estimate", "--samples", "1e12", "-q", "--out", out],
+            &[out],
+        );
+    }
+    refused(
+        &[
+            "estimate",
+            "--samples",
+            "1e12",
+            "-q",
+            "--out",
+            dir().to_str().unwrap(),
+        ],
+        &["exists"],
     );
 }

@@ -37,10 +37,10 @@ fn spawn(args: &[&str]) -> Child {
         .expect("the binary runs")
 }
 
-/// The state file, if it is there (it is replaced atomically, so never half-written).
+/// The content of the state file, if it is there (it is replaced atomically, so never
+/// half-written).
 fn state(path: &Path) -> Option<Value> {
-    let text = std::fs::read_to_string(path).ok()?;
-    serde_json::from_str(&text).ok()
+    common::state_content(path)
 }
 
 fn signal(child: &Child, name: &str) {
@@ -93,6 +93,24 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// Starts `estimate --out f` with `settings`, checkpointing at every batch, and sends
+/// SIGTERM after the first checkpoint: the output and standard error of the run, which
+/// exited 143; `None` if it finished first.
+fn terminated(f: &Path, settings: &[&str]) -> Option<(Output, String)> {
+    let file = f.to_str().unwrap();
+    let child = spawn(
+        &[
+            &["estimate", "--out", file, "--checkpoint-every", "0"][..],
+            settings,
+        ]
+        .concat(),
+    );
+    let out = interrupt(child, f, 0, "TERM")?;
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(143), "{err}");
+    Some((out, err))
+}
+
 /// One attempt with `samples` samples; `false` if a run finished before it was interrupted.
 fn attempt(samples: u64) -> bool {
     let d = dir(&samples.to_string());
@@ -102,18 +120,9 @@ fn attempt(samples: u64) -> bool {
     let settings = ["--game", "mini", "--samples", &n, "--seed", "11"];
 
     // 1. SIGTERM after the first checkpoint.
-    let child = spawn(
-        &[
-            &["estimate", "--out", file, "--checkpoint-every", "0"][..],
-            &settings,
-        ]
-        .concat(),
-    );
-    let Some(out) = interrupt(child, &f, 0, "TERM") else {
+    let Some((out, err)) = terminated(&f, &settings) else {
         return false;
     };
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(143), "{err}");
     assert!(err.contains("interrupted by SIGTERM at "), "{err}");
     assert!(
         err.contains(&format!("checkpoint written to {file}")),
@@ -234,4 +243,63 @@ fn sigterm_without_out_says_nothing_was_saved() {
         return;
     }
     panic!("no run could be interrupted");
+}
+
+/// One attempt with a precision target: SIGTERM after the first checkpoint, then the
+/// printed command alone; `false` if the run met its target before it could be
+/// interrupted.
+fn attempt_with_target(half_width: &str) -> bool {
+    let d = dir(&format!("target-{half_width}"));
+    let f = d.join("run.json");
+    let file = f.to_str().unwrap();
+    let settings = [
+        "--game",
+        "mini",
+        "--method",
+        "paper",
+        "--seed",
+        "5",
+        "--target-half-width",
+        half_width,
+    ];
+    let Some((_, err)) = terminated(&f, &settings) else {
+        return false;
+    };
+    let printed = format!("continue with: shogi-count estimate --out {file} --resume");
+    assert!(err.contains(&printed), "{err}");
+    let stopped_at = state(&f).unwrap()["next"].as_u64().unwrap();
+    // The printed command, and nothing else.
+    let (ok, report, err) = run(&["estimate", "--out", file, "--resume"]);
+    assert!(ok, "{err}");
+    assert!(err.contains("precision target"), "{err}");
+    assert!(report.contains("Table 1"), "{report}");
+    let resumed = state(&f).unwrap();
+    assert_eq!(resumed["complete"], true);
+    assert!(resumed["next"].as_u64().unwrap() > stopped_at);
+    // The run without interruption stops at the same sample with the same counters.
+    let g = d.join("reference.json");
+    let (ok, _, err) = run(&[
+        &["estimate", "-q", "--out", g.to_str().unwrap()][..],
+        &settings,
+    ]
+    .concat());
+    assert!(ok, "{err}");
+    let reference = state(&g).unwrap();
+    assert_eq!(resumed["next"], reference["next"]);
+    assert_eq!(resumed["config"], reference["config"]);
+    assert_eq!(resumed["counters"], reference["counters"]);
+    let _ = std::fs::remove_dir_all(&d);
+    true
+}
+
+#[test]
+fn sigterm_then_the_printed_resume_stops_where_the_uninterrupted_run_stops() {
+    // About a second of Mini Shogi on two cores at the first target; a faster machine gets
+    // a narrower target (four times the samples) rather than a failure.
+    for half_width in ["0.006", "0.003", "0.0015", "0.00075"] {
+        if attempt_with_target(half_width) {
+            return;
+        }
+    }
+    panic!("every run met its target before it could be interrupted");
 }

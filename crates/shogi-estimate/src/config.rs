@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 use shogi_core::{GameKind, Material, PawnDropRule, Rules};
 use shogi_reach::{Limits, SearchConfig, Weights};
 
+use crate::target::Target;
+
 /// Writes an enum by its name and reads it back through `FromStr`, so that files spell the
 /// game and the pawn-drop rule as the command line does.
 mod by_name {
@@ -23,9 +25,23 @@ mod by_name {
     }
 }
 
+/// Reads an `Option` that must be present (as `null` when `None`): serde fills in a
+/// missing `Option` field with `None` unless the field names its own deserializer, and a
+/// state file whose fields can go missing unnoticed is one that can be damaged unnoticed.
+pub(crate) mod required {
+    use serde::{Deserialize, Deserializer};
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<T>, D::Error> {
+        Option::<T>::deserialize(d)
+    }
+}
+
 /// Slice `index` (counted from 0) of `count` disjoint, contiguous slices of the sample
 /// indices `0..samples`; together the slices cover every index exactly once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Shard {
     /// Which slice, from 0 to `count - 1`.
     pub index: u64,
@@ -184,8 +200,10 @@ pub fn check_phase2_rate(rate: f64) -> Result<(), String> {
     }
 }
 
-/// Everything that determines a run's counters.
+/// Everything that determines a run's counters. Every field is required in files: a missing
+/// or unknown one is an error, never a default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RunConfig {
     /// The game.
     #[serde(with = "by_name")]
@@ -202,8 +220,10 @@ pub struct RunConfig {
     /// The heuristic weights `a, b, c`.
     pub weights: [u16; 3],
     /// The search's node limit, if any (a search that hits it is `unknown`).
+    #[serde(deserialize_with = "required::deserialize")]
     pub max_expanded: Option<u64>,
     /// The search's memory limit in stored nodes, if any.
+    #[serde(deserialize_with = "required::deserialize")]
     pub max_nodes: Option<u64>,
     /// The drop-pawn-mate reading.
     #[serde(with = "by_name")]
@@ -213,15 +233,17 @@ pub struct RunConfig {
     /// Reachable samples with an index below this keep their path length and expanded
     /// node count for the paper's Figure 18.
     pub figure_samples: u64,
-    /// The space sampled (absent in files of runs made before it existed: the candidate
-    /// space, which they all sampled).
-    #[serde(default, with = "by_name")]
+    /// The space sampled.
+    #[serde(with = "by_name")]
     pub space: Space,
     /// Two-phase sampling: the share of the samples with a legal predecessor that are
-    /// searched; `None` searches every sample that passes the filters (the paper's way,
-    /// and that of files made before two-phase sampling existed).
-    #[serde(default)]
+    /// searched; `None` searches every sample that passes the filters (the paper's way).
+    #[serde(deserialize_with = "required::deserialize")]
     pub phase2_rate: Option<f64>,
+    /// The precision to stop at, if any: the run then ends at the first multiple of
+    /// [`TARGET_STEP`](crate::TARGET_STEP) samples whose counters meet it, or at `samples`.
+    #[serde(deserialize_with = "required::deserialize")]
+    pub target: Option<Target>,
 }
 
 impl RunConfig {
@@ -243,6 +265,7 @@ impl RunConfig {
             figure_samples: 1_000_000,
             space: Space::Candidate,
             phase2_rate: None,
+            target: None,
         }
     }
 
@@ -294,19 +317,15 @@ impl RunConfig {
         self.shard.range(self.samples)
     }
 
-    /// The first setting (other than the shard index when `ignore_shard_index`) in which
-    /// `other` differs from `self`, named with both values; `None` when they agree.
-    pub fn difference(&self, other: &RunConfig, ignore_shard_index: bool) -> Option<String> {
+    /// The first setting (other than the shard when `ignore_shard`) in which `other`
+    /// differs from `self`, named with both values; `None` when they agree.
+    pub fn difference(&self, other: &RunConfig, ignore_shard: bool) -> Option<String> {
         let a = serde_json::to_value(self).expect("a config serialises");
         let b = serde_json::to_value(other).expect("a config serialises");
         let (a, b) = (a.as_object()?, b.as_object()?);
         for (name, va) in a {
             let vb = &b[name];
-            let same = if name == "shard" && ignore_shard_index {
-                va["count"] == vb["count"]
-            } else {
-                va == vb
-            };
+            let same = (name == "shard" && ignore_shard) || va == vb;
             if !same {
                 return Some(format!("{name} is {va} in one and {vb} in the other"));
             }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// One reachable sample for the paper's Figure 18.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FigurePoint {
     /// The sample index.
     pub index: u64,
@@ -59,6 +60,7 @@ pub enum SampleOutcome {
 
 /// The phase-1 counters of two-phase sampling (docs/METHOD.md §10.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PhaseCounters {
     /// Samples that pass the filters and have a legal predecessor or are KK positions
     /// (`a`).
@@ -69,6 +71,7 @@ pub struct PhaseCounters {
 
 /// The counters of Table 1 and Table 2 and the search statistics.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Counters {
     /// Samples drawn.
     pub samples: u64,
@@ -104,7 +107,7 @@ pub struct Counters {
     /// With two-phase sampling, its phase-1 counters; then `reachable`, `unreachable`
     /// and `unknown` count the searched samples only. `None` when every sample that
     /// passes the filters is searched.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "crate::config::required::deserialize")]
     pub two_phase: Option<PhaseCounters>,
 }
 

@@ -10,7 +10,9 @@ mod paper;
 mod pipeline;
 mod report;
 mod run;
+mod state;
 mod stats;
+mod target;
 
 pub use config::{check_phase2_rate, default_phase2_rate, Method, RunConfig, Shard, Space};
 pub use count::{parse_count, parse_sample_count};
@@ -21,7 +23,7 @@ pub use report::{
     grouped, interval_text, percent, report_json, report_text, space_size, table1_rows,
     table2_rows, StageRow,
 };
-pub use run::{
-    merge, run, thread_count, EstimateError, Merged, RunEnd, RunOptions, RunState, FORMAT,
-};
+pub use run::{merge, missing_text, run, thread_count, EstimateError, Merged, RunEnd, RunOptions};
+pub use state::{check_writable, checksum_of, RunState, SampleRange, FORMAT};
 pub use stats::{sci, wilson, Estimate, Interval, Z};
+pub use target::{Target, TARGET_MIN_REACHABLE, TARGET_STEP};

@@ -1,36 +1,27 @@
 //! Running the pipeline over a range of sample indices, in parallel, with durable
 //! checkpoints; merging the results of shards.
 
-use crate::config::{check_phase2_rate, RunConfig, Space};
+use crate::config::{RunConfig, Space};
 use crate::counters::Counters;
 use crate::pipeline::{evaluate, Phase2, SampleSource};
+use crate::state::RunState;
+use crate::target::TARGET_STEP;
 use core::ops::ControlFlow;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use shogi_core::GameKind;
 use shogi_core::{Game, MiniShogi, Shogi};
 use shogi_rank::{
     full_placement_table, full_table, PlacementSampler, PlacementTable, RankTable, Sampler,
 };
 use shogi_reach::Searcher;
-use std::io::Read;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The format tag of state files; a file with another tag is refused.
-pub const FORMAT: &str = "shogi-count-estimate/1";
-
 /// Samples a worker takes at a time. Small enough to balance the threads, large enough that
 /// the bookkeeping is negligible.
 const CHUNK: u64 = 256;
-
-/// The largest state file read. Honest files hold a few megabytes at most (the Figure 18
-/// points are the bulk); the limit keeps `--resume /dev/zero` or a runaway file from
-/// exhausting memory.
-const MAX_STATE_FILE: u64 = 1 << 30;
 
 /// Why a run or a merge could not go on.
 #[derive(Debug)]
@@ -84,210 +75,6 @@ impl core::fmt::Display for EstimateError {
 }
 
 impl std::error::Error for EstimateError {}
-
-/// The durable state of a run: its configuration, how far it got and its counters. Written
-/// as JSON to checkpoints and as the final result.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunState {
-    /// [`FORMAT`].
-    pub format: String,
-    /// The run.
-    pub config: RunConfig,
-    /// Every sample index from the start of the shard's range up to (not including) `next`
-    /// is counted, and no other.
-    pub next: u64,
-    /// Whether the whole range is done.
-    pub complete: bool,
-    /// Wall-clock seconds spent, over all sessions of the run.
-    pub elapsed_seconds: f64,
-    /// Worker threads of the last session (for the throughput report only).
-    pub threads: usize,
-    /// The counters.
-    pub counters: Counters,
-}
-
-impl RunState {
-    /// A run that has not started (and so is complete if its range is empty).
-    pub fn new(config: RunConfig) -> RunState {
-        let range = config.range();
-        let two_phase = config.phase2_rate.is_some();
-        RunState {
-            format: FORMAT.to_string(),
-            next: range.start,
-            config,
-            complete: range.is_empty(),
-            elapsed_seconds: 0.0,
-            threads: 0,
-            counters: Counters::new(two_phase),
-        }
-    }
-
-    /// Samples done and samples in the range.
-    pub fn progress(&self) -> (u64, u64) {
-        let r = self.config.range();
-        (self.next - r.start, r.end - r.start)
-    }
-
-    /// Reads a state file, checking that it is well formed and self-consistent. Errors name
-    /// the file and, where it is a single one, the field at fault.
-    pub fn load(path: &Path) -> Result<RunState, EstimateError> {
-        let io = |error| EstimateError::Io {
-            path: path.to_path_buf(),
-            error,
-        };
-        let corrupt = |reason: String| EstimateError::Corrupt {
-            path: path.to_path_buf(),
-            reason,
-        };
-        // A FIFO or a device would block or never end: only regular files are state files.
-        let meta = std::fs::metadata(path).map_err(io)?;
-        if !meta.is_file() {
-            return Err(corrupt("not a regular file".into()));
-        }
-        let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .map_err(io)?
-            .take(MAX_STATE_FILE + 1)
-            .read_to_end(&mut bytes)
-            .map_err(io)?;
-        if bytes.len() as u64 > MAX_STATE_FILE {
-            return Err(corrupt(format!(
-                "larger than {MAX_STATE_FILE} bytes, far beyond any state file"
-            )));
-        }
-        let mut de = serde_json::Deserializer::from_slice(&bytes);
-        let state: RunState = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-            let at = e.path().to_string();
-            if at == "." || at.is_empty() {
-                corrupt(e.inner().to_string())
-            } else {
-                corrupt(format!("field `{at}`: {}", e.inner()))
-            }
-        })?;
-        de.end().map_err(|e| corrupt(e.to_string()))?;
-        if state.format != FORMAT {
-            return Err(corrupt(format!(
-                "field `format` is `{}`, expected `{FORMAT}`",
-                state.format
-            )));
-        }
-        state.check().map_err(corrupt)?;
-        Ok(state)
-    }
-
-    /// Checks that the state is self-consistent: the shard, the progress, the completion
-    /// flag, the counters and the Figure 18 points agree. The error names the field.
-    pub fn check(&self) -> Result<(), String> {
-        let c = &self.config;
-        if let Some(rate) = c.phase2_rate {
-            check_phase2_rate(rate).map_err(|e| format!("field `config.phase2_rate`: {e}"))?;
-        }
-        if c.phase2_rate.is_some() != self.counters.two_phase.is_some() {
-            return Err(format!(
-                "field `counters.two_phase`: {} for a run {} two-phase sampling",
-                if self.counters.two_phase.is_some() {
-                    "present"
-                } else {
-                    "absent"
-                },
-                if c.phase2_rate.is_some() {
-                    "with"
-                } else {
-                    "without"
-                }
-            ));
-        }
-        if c.shard.count == 0 || c.shard.index >= c.shard.count {
-            return Err(format!(
-                "field `config.shard`: shard {} is out of range (K/N needs K < N)",
-                c.shard
-            ));
-        }
-        let r = c.range();
-        if !(r.start..=r.end).contains(&self.next) {
-            return Err(format!(
-                "field `next`: sample {} is outside the shard's range {}..{}",
-                self.next, r.start, r.end
-            ));
-        }
-        if self.counters.samples != self.next - r.start {
-            return Err(format!(
-                "field `counters.samples`: {} samples counted but {} done (next {} from {})",
-                self.counters.samples,
-                self.next - r.start,
-                self.next,
-                r.start
-            ));
-        }
-        if self.complete != (self.next == r.end) {
-            return Err(format!(
-                "field `complete`: the completion flag ({}) contradicts the progress ({} of {} samples)",
-                self.complete,
-                self.next - r.start,
-                r.end - r.start
-            ));
-        }
-        if !(self.elapsed_seconds.is_finite() && self.elapsed_seconds >= 0.0) {
-            return Err(format!(
-                "field `elapsed_seconds`: {} is not a duration",
-                self.elapsed_seconds
-            ));
-        }
-        if let (Some(first), Some(last)) =
-            (self.counters.figure.first(), self.counters.figure.last())
-        {
-            if first.index < r.start || last.index >= self.next || last.index >= c.figure_samples {
-                return Err(
-                    "field `counters.figure`: a point lies outside the samples done".into(),
-                );
-            }
-        }
-        self.counters.check().map_err(|e| format!("counters: {e}"))
-    }
-
-    /// Writes the state atomically: to a temporary file beside `path`, flushed to disk,
-    /// then renamed over `path`, so a kill at any moment leaves the old or the new state.
-    pub fn save(&self, path: &Path) -> Result<(), EstimateError> {
-        let io = |error| EstimateError::Io {
-            path: path.to_path_buf(),
-            error,
-        };
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        let json = serde_json::to_string_pretty(self).expect("a state serialises");
-        let mut file = std::fs::File::create(&tmp).map_err(io)?;
-        file.write_all(json.as_bytes()).map_err(io)?;
-        file.write_all(b"\n").map_err(io)?;
-        file.sync_all().map_err(io)?;
-        drop(file);
-        std::fs::rename(&tmp, path).map_err(io)?;
-        // The rename itself is durable only once the directory is flushed.
-        if let Some(dir) = path.parent() {
-            let dir = if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            };
-            if let Ok(d) = std::fs::File::open(dir) {
-                let _ = d.sync_all();
-            }
-        }
-        Ok(())
-    }
-
-    /// Loads `path` to continue the run `config`, refusing a file made by another run.
-    pub fn resume(path: &Path, config: &RunConfig) -> Result<RunState, EstimateError> {
-        let state = RunState::load(path)?;
-        if let Some(reason) = state.config.difference(config, false) {
-            return Err(EstimateError::Mismatch {
-                path: path.to_path_buf(),
-                reason,
-            });
-        }
-        Ok(state)
-    }
-}
 
 /// The threads to use: the request, else `SLURM_CPUS_PER_TASK`, else every allowed core;
 /// never more than the cores this process may run on (its CPU affinity mask, which
@@ -347,6 +134,9 @@ impl RunOptions {
 pub enum RunEnd {
     /// Every sample of the range is counted (and the final state saved, if checkpointing).
     Complete,
+    /// The run's precision target was met after `state.next` samples: the run is cut to
+    /// them (`config.samples` is set to the samples done), complete as such and saved.
+    TargetReached,
     /// The callback asked to stop; the counters cover the samples before `state.next`.
     Stopped,
     /// [`RunOptions::cancel`] was set; the counters cover the samples before `state.next`,
@@ -354,10 +144,11 @@ pub enum RunEnd {
     Cancelled,
 }
 
-/// Runs `state` to the end of its range. After each batch `after_batch` sees the state and
-/// may stop the run (a stop saves nothing, like a kill: what the last checkpoint holds is
-/// what a resume starts from). Setting [`RunOptions::cancel`] instead stops the run with a
-/// final checkpoint.
+/// Runs `state` to the end of its range, or to its precision target
+/// ([`RunConfig::target`]). After each batch `after_batch` sees the state and may stop the
+/// run (a stop saves nothing, like a kill: what the last checkpoint holds is what a resume
+/// starts from). Setting [`RunOptions::cancel`] instead stops the run with a final
+/// checkpoint.
 pub fn run(
     state: &mut RunState,
     options: &RunOptions,
@@ -409,6 +200,22 @@ fn run_game<G: Game>(
     }
 }
 
+/// The chunks of `next..stop`: they end on the multiples of [`CHUNK`] counted from `start`,
+/// so that every multiple of [`TARGET_STEP`] is a chunk boundary whatever the batch size
+/// and wherever an interrupted run resumed.
+fn chunks(start: u64, next: u64, stop: u64) -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    let mut a = next;
+    while a < stop {
+        let b = start
+            .saturating_add(((a - start) / CHUNK + 1).saturating_mul(CHUNK))
+            .min(stop);
+        out.push((a, b));
+        a = b;
+    }
+    out
+}
+
 /// Runs the samples of `state` drawn by `sampler`.
 fn drive<G: Game, S: SampleSource<G>>(
     state: &mut RunState,
@@ -431,6 +238,11 @@ fn drive<G: Game, S: SampleSource<G>>(
         seed: state.config.seed,
         rate,
     });
+    let target = match state.config.target {
+        Some(t) => Some((t, crate::report::space_size(&state.config)?)),
+        None => None,
+    };
+    let start = state.config.range().start;
     let end = state.config.range().end;
     let batch = options.batch.max(CHUNK);
     state.threads = threads;
@@ -443,13 +255,11 @@ fn drive<G: Game, S: SampleSource<G>>(
             .as_ref()
             .is_some_and(|c| c.load(Ordering::SeqCst))
     };
+    let mut reached = false;
     while state.next < end && !cancelled() {
         // Saturating: a range that ends near u64::MAX must not wrap around.
         let stop = state.next.saturating_add(batch).min(end);
-        let chunks: Vec<(u64, u64)> = (state.next..stop)
-            .step_by(CHUNK as usize)
-            .map(|a| (a, a.saturating_add(CHUNK).min(stop)))
-            .collect();
+        let chunks = chunks(start, state.next, stop);
         // `None` for a chunk skipped after a cancellation. Chunks run out of order, so only
         // the leading run of finished chunks is kept: the counters then cover exactly the
         // samples before `next`, and a resume redoes the rest.
@@ -476,32 +286,42 @@ fn drive<G: Game, S: SampleSource<G>>(
                 })
                 .collect()
         });
-        // The counters of this batch first, and `merge` changes nothing when it fails, so
-        // that an overflow leaves the state as it was.
-        let mut batch_counters = Counters::new(two_phase);
-        let mut done_to = state.next;
+        // In sample order, one chunk at a time: the counters cover exactly the samples
+        // before `next` after every step (`merge` changes nothing when it fails), and the
+        // target is tested on the counters of the multiples of TARGET_STEP.
         for (part, &(_, b)) in parts.iter().zip(&chunks) {
             match part {
                 None => break,
                 Some(Err(e)) => return Err(EstimateError::Overflow(e.clone())),
                 Some(Ok(c)) => {
-                    batch_counters.merge(c).map_err(EstimateError::Overflow)?;
-                    done_to = b;
+                    state.counters.merge(c).map_err(EstimateError::Overflow)?;
+                    state.next = b;
+                }
+            }
+            if let Some((t, space)) = &target {
+                if (b - start).is_multiple_of(TARGET_STEP)
+                    && b < end
+                    && t.reached(&state.counters, space)
+                {
+                    reached = true;
+                    break;
                 }
             }
         }
-        state
-            .counters
-            .merge(&batch_counters)
-            .map_err(EstimateError::Overflow)?;
-        state.next = done_to;
-        state.complete = state.next == end;
+        if reached {
+            // The run is the samples done, complete as such.
+            state.config.samples = state.next;
+        }
+        state.complete = state.next == state.config.range().end;
         state.elapsed_seconds = base_elapsed + session_start.elapsed().as_secs_f64();
         if let Some(path) = &options.checkpoint {
             if state.complete || last_save.elapsed() >= options.checkpoint_every {
                 state.save(path)?;
                 last_save = Instant::now();
             }
+        }
+        if reached {
+            return Ok(RunEnd::TargetReached);
         }
         if cancelled() && !state.complete {
             break;
@@ -530,30 +350,38 @@ fn drive<G: Game, S: SampleSource<G>>(
 /// The sum of the results of shards of one run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Merged {
-    /// The run; its shard is [`Shard::WHOLE`](crate::Shard::WHOLE) when every shard is
-    /// present, else that of the first file.
+    /// The run; its shard is [`Shard::WHOLE`](crate::Shard::WHOLE) when the files cover
+    /// every sample, else that of the first file.
     pub config: RunConfig,
-    /// The shard indices present, ascending.
-    pub shards: Vec<u64>,
+    /// The shards of the files, in the order of their ranges.
+    pub shards: Vec<crate::Shard>,
+    /// The sample ranges no file covers (empty for a complete merge).
+    pub missing: Vec<core::ops::Range<u64>>,
     /// The summed counters.
     pub counters: Counters,
     /// The summed wall-clock seconds of the shards.
     pub elapsed_seconds: f64,
+    /// The worker threads of each shard's last session, in the order of `shards`.
+    pub threads: Vec<usize>,
 }
 
-/// Adds up the results of shards of one run: all from the same configuration (but the shard
-/// index), each complete, no shard twice.
-pub fn merge(files: &[(PathBuf, RunState)]) -> Result<Merged, EstimateError> {
+impl Merged {
+    /// Whether the files cover every sample of the run.
+    pub fn is_complete(&self) -> bool {
+        self.missing.is_empty()
+    }
+}
+
+/// Adds up the results of shards of one run: all of the same run (the same
+/// [`RunConfig::run_id`]: every setting but the shard), each complete, their sample ranges
+/// disjoint. Unless `partial`, they must cover every sample; with it, the ranges no file
+/// covers are listed in [`Merged::missing`].
+pub fn merge(files: &[(PathBuf, RunState)], partial: bool) -> Result<Merged, EstimateError> {
     let Some((first_path, first)) = files.first() else {
         return Err(EstimateError::Merge("no files given".into()));
     };
-    let mut merged = Merged {
-        config: first.config.clone(),
-        shards: Vec::new(),
-        counters: Counters::new(first.config.phase2_rate.is_some()),
-        elapsed_seconds: 0.0,
-    };
-    for (path, s) in files {
+    let mut order: Vec<&(PathBuf, RunState)> = Vec::with_capacity(files.len());
+    for file @ (path, s) in files {
         s.check().map_err(|reason| EstimateError::Corrupt {
             path: path.clone(),
             reason,
@@ -572,23 +400,103 @@ pub fn merge(files: &[(PathBuf, RunState)]) -> Result<Merged, EstimateError> {
                 path.display()
             )));
         }
-        if merged.shards.contains(&s.config.shard.index) {
+        order.push(file);
+    }
+    order.sort_by_key(|(_, s)| (s.config.range().start, s.config.range().end));
+    let mut merged = Merged {
+        config: first.config.clone(),
+        shards: Vec::new(),
+        missing: Vec::new(),
+        counters: Counters::new(first.config.phase2_rate.is_some()),
+        elapsed_seconds: 0.0,
+        threads: Vec::new(),
+    };
+    let mut covered = 0u64;
+    let mut previous: Option<&(PathBuf, RunState)> = None;
+    for file @ (path, s) in order {
+        let r = s.config.range();
+        if r.start < covered {
+            let (p, q) = previous.expect("a range below `covered` follows another");
+            let what = if q.config.shard == s.config.shard {
+                format!("shard {} appears twice", s.config.shard)
+            } else {
+                format!(
+                    "shard {} (samples {}..{}) overlaps shard {} (samples {}..{})",
+                    s.config.shard,
+                    r.start,
+                    r.end,
+                    q.config.shard,
+                    q.config.range().start,
+                    q.config.range().end
+                )
+            };
             return Err(EstimateError::Merge(format!(
-                "shard {} appears twice ({} overlaps an earlier file)",
-                s.config.shard,
+                "{what}: {} and {} count the same samples",
+                p.display(),
                 path.display()
             )));
         }
-        merged.shards.push(s.config.shard.index);
+        if r.start > covered {
+            merged.missing.push(covered..r.start);
+        }
+        covered = covered.max(r.end);
+        if r.start < r.end || previous.is_none() {
+            previous = Some(file);
+        }
+        merged.shards.push(s.config.shard);
+        merged.threads.push(s.threads);
         merged
             .counters
             .merge(&s.counters)
             .map_err(|e| EstimateError::Merge(format!("adding {}: {e}", path.display())))?;
         merged.elapsed_seconds += s.elapsed_seconds;
     }
-    merged.shards.sort_unstable();
-    if merged.shards.len() as u64 == merged.config.shard.count {
+    if covered < first.config.samples {
+        merged.missing.push(covered..first.config.samples);
+    }
+    if merged.missing.is_empty() {
         merged.config.shard = crate::Shard::WHOLE;
+    } else if !partial {
+        return Err(EstimateError::Merge(format!(
+            "the files do not cover every sample of the run: {} missing; add the \
+             missing shards, or pass --partial to report the samples present",
+            missing_text(
+                &merged.missing,
+                first.config.shard.count,
+                first.config.samples
+            )
+        )));
     }
     Ok(merged)
+}
+
+/// The ranges missing from a merge, as shards of the split into `count` where they are whole
+/// shards of it, else as sample ranges.
+pub fn missing_text(missing: &[core::ops::Range<u64>], count: u64, samples: u64) -> String {
+    let mut parts = Vec::new();
+    for m in missing {
+        // The shards of the split that lie in `m`, if they tile it exactly (at most 16).
+        let near = (u128::from(m.start) * u128::from(count) / u128::from(samples.max(1))) as u64;
+        let mut shards = Vec::new();
+        let mut k = near.saturating_sub(1);
+        while k < count && shards.len() <= 16 {
+            let r = crate::Shard { index: k, count }.range(samples);
+            if r.start >= m.end {
+                break;
+            }
+            if r.end > m.start && !r.is_empty() {
+                shards.push((k, r));
+            }
+            k += 1;
+        }
+        let tiles = shards.len() <= 16
+            && shards.first().is_some_and(|(_, r)| r.start == m.start)
+            && shards.last().is_some_and(|(_, r)| r.end == m.end);
+        if tiles {
+            parts.extend(shards.iter().map(|(k, _)| format!("shard {k}/{count}")));
+        } else {
+            parts.push(format!("samples {}..{}", m.start, m.end));
+        }
+    }
+    parts.join(", ")
 }

@@ -119,27 +119,74 @@ fn merged_shards_equal_the_single_run() {
         s.save(&path).unwrap();
         files.push((path.clone(), RunState::load(&path).unwrap()));
     }
-    let merged = merge(&files).unwrap();
-    assert_eq!(merged.shards, vec![0, 1, 2, 3]);
+    let merged = merge(&files, false).unwrap();
+    let shards: Vec<u64> = merged.shards.iter().map(|s| s.index).collect();
+    assert_eq!(shards, vec![0, 1, 2, 3]);
+    assert!(merged.is_complete());
+    assert_eq!(merged.threads, vec![1; 4]);
     assert_eq!(merged.counters, single.counters);
     assert_eq!(merged.config, single.config);
-    // Overlapping, incomplete and foreign shards are refused.
+    // Duplicated, incomplete and foreign shards are refused.
     let twice = vec![files[0].clone(), files[1].clone(), files[0].clone()];
-    let err = merge(&twice).unwrap_err().to_string();
+    let err = merge(&twice, true).unwrap_err().to_string();
     assert!(err.contains("appears twice"), "{err}");
     let mut other = config(GameKind::Mini, 50_000, 4);
     other.shard = Shard { index: 0, count: 4 };
     let foreign = (tmp("foreign.json"), complete(other, &options(1, 1024)));
-    let err = merge(&[files[1].clone(), foreign]).unwrap_err().to_string();
+    let err = merge(&[files[1].clone(), foreign], true)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("seed"), "{err}");
     let mut partial = files[1].clone();
     partial.1 = RunState::new(partial.1.config.clone());
-    let err = merge(&[files[0].clone(), partial]).unwrap_err().to_string();
+    let err = merge(&[files[0].clone(), partial], true)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("incomplete"), "{err}");
+    // Shards of another split that share samples with these overlap.
+    let shard = |k: u64| {
+        files
+            .iter()
+            .find(|(_, s)| s.config.shard.index == k)
+            .unwrap()
+            .clone()
+    };
+    let mut half = config(GameKind::Mini, 50_000, 3);
+    half.shard = Shard { index: 0, count: 2 };
+    let half = (tmp("half.json"), complete(half, &options(1, 1024)));
+    let err = merge(&[shard(0), shard(2), half.clone()], true)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("overlaps shard"), "{err}");
+    // ... while disjoint shards of different splits tile the run.
+    let tiled = merge(&[half.clone(), shard(2)], true).unwrap();
+    assert!(!tiled.is_complete());
+    let all = merge(&[shard(3), half, shard(2)], false).unwrap();
+    assert_eq!(all.counters, single.counters);
+    // A gap is refused unless the merge is partial, and then named.
+    let err = merge(&[shard(0), shard(3)], false).unwrap_err().to_string();
+    assert!(err.contains("shard 1/4, shard 2/4"), "{err}");
+    assert!(err.contains("--partial"), "{err}");
+    let some = merge(&[shard(3), shard(1)], true).unwrap();
+    assert_eq!(
+        shogi_estimate::missing_text(&some.missing, 4, 50_000),
+        "shard 0/4, shard 2/4"
+    );
+    assert_eq!(some.counters.samples, 25_000);
 }
 
 fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
+}
+
+/// The file `text` edited by `edit` and given the checksum of its new content, as someone
+/// editing it by hand with the checksum recomputed would: what is left to refuse it is the
+/// schema and the checks of the counters.
+fn resealed(text: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+    edit(&mut v["content"]);
+    v["sha256"] = shogi_estimate::checksum_of(&v["content"]).into();
+    v.to_string()
 }
 
 #[test]
@@ -154,15 +201,17 @@ fn corrupt_and_mismatched_state_files_are_refused() {
         write(&p, text);
         let err = RunState::load(&p).unwrap_err();
         assert!(matches!(err, EstimateError::Corrupt { .. }), "{err}");
+        assert!(err.to_string().contains("bad.json"), "{err}");
         assert!(err.to_string().contains(needle), "{err} lacks {needle}");
     };
     expect("", "EOF");
     expect(&good[..good.len() / 2], "EOF");
     expect("{\"format\": 1}", "expected a string at line 1");
     expect(
-        &good.replace("shogi-count-estimate/1", "shogi-count-estimate/0"),
+        &good.replace(shogi_estimate::FORMAT, "shogi-count-estimate/0"),
         "format",
     );
+    // An edit of any value breaks the checksum.
     let samples = format!("\"samples\": {}", s.counters.samples);
     // The counters come after the configuration, which also has a `samples`.
     let at = good.rfind(&samples).unwrap();
@@ -171,13 +220,48 @@ fn corrupt_and_mismatched_state_files_are_refused() {
         &good[..at],
         &good[at + samples.len()..]
     );
-    expect(&edited, "samples counted");
+    expect(&edited, "checksum");
     let reach = format!("\"reachable\": {}", s.counters.reachable);
-    expect(&good.replace(&reach, "\"reachable\": 1"), "reachable");
+    expect(&good.replace(&reach, "\"reachable\": 1"), "checksum");
     expect(
         &good.replace("\"complete\": true", "\"complete\": false"),
-        "completion",
+        "checksum",
     );
+    expect(&good.replace("\"space\"", "\"spacE\""), "checksum");
+    // A missing or an unknown field is an error, never a default, whatever the checksum.
+    let config = |v: &mut serde_json::Value| v["config"].as_object_mut().unwrap().clone();
+    expect(
+        &resealed(&good, |v| {
+            let mut c = config(v);
+            c.remove("phase2_rate");
+            v["config"] = c.into();
+        }),
+        "missing field `phase2_rate`",
+    );
+    expect(
+        &resealed(&good, |v| v["counters"]["extra"] = 1.into()),
+        "unknown field `extra`",
+    );
+    expect(
+        &resealed(&good, |v| {
+            let mut c = config(v);
+            let space = c.remove("space").unwrap();
+            c.insert("spacE".into(), space);
+            v["config"] = c.into();
+        }),
+        "spacE",
+    );
+    // A file whose checksum was made anew over inconsistent content is still refused,
+    // naming the counter.
+    let mut bad = s.clone();
+    bad.counters.samples -= 1;
+    expect(&bad.to_file_text(), "samples counted");
+    let mut bad = s.clone();
+    bad.counters.reachable = 1;
+    expect(&bad.to_file_text(), "reachable");
+    let mut bad = s.clone();
+    bad.complete = false;
+    expect(&bad.to_file_text(), "completion");
     // A file from another configuration is refused by resume, naming the setting.
     let mut other = cfg.clone();
     other.seed = 2;
@@ -194,6 +278,64 @@ fn corrupt_and_mismatched_state_files_are_refused() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("missing.json"), "{err}");
+}
+
+/// Every one-byte change of a result file, finished or not, anywhere in it, is refused or
+/// leaves the state (and so every report and every resumed run) exactly as it was.
+#[test]
+fn every_one_byte_mutation_is_refused_or_harmless() {
+    let mut cfg = two_phase(GameKind::Mini, 3_000, 2, Space::PlacementLegal, 0.5);
+    cfg.figure_samples = 40;
+    let finished = complete(cfg.clone(), &options(1, 1024));
+    let mut unfinished = RunState::new(cfg.clone());
+    let mut left = 1;
+    run(&mut unfinished, &options(1, 1024), |_| {
+        left -= 1;
+        if left < 0 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    assert!(!unfinished.complete && unfinished.next > 0);
+    let space = shogi_estimate::space_size(&cfg).unwrap();
+    for state in [finished, unfinished] {
+        let text = state.to_file_text().into_bytes();
+        let report = shogi_estimate::report_text(&state.config, &state.counters, 1.0, 1).unwrap();
+        let (mut refused, mut accepted) = (0u64, 0u64);
+        let mut bytes = text.clone();
+        for i in 0..text.len() {
+            for b in 0..=255u8 {
+                if b == text[i] {
+                    continue;
+                }
+                bytes[i] = b;
+                match RunState::from_file_bytes(&bytes) {
+                    Err(_) => refused += 1,
+                    Ok(s) => {
+                        accepted += 1;
+                        assert_eq!(
+                            s,
+                            state,
+                            "byte {i} set to {b:#04x} changed the state:\n{}",
+                            String::from_utf8_lossy(&bytes)
+                        );
+                        let r =
+                            shogi_estimate::report_text(&s.config, &s.counters, 1.0, 1).unwrap();
+                        assert_eq!(r, report);
+                    }
+                }
+            }
+            bytes[i] = text[i];
+        }
+        // The harmless ones are white space for white space.
+        assert!(
+            accepted < refused / 100,
+            "{accepted} accepted, {refused} refused"
+        );
+        let _ = &space;
+    }
 }
 
 #[test]
@@ -294,42 +436,57 @@ fn empty_ranges_and_ranges_at_the_end_of_u64() {
 fn hostile_files_are_refused_naming_the_field() {
     let cfg = config(GameKind::Mini, 3_000, 1);
     let s = complete(cfg, &options(1, 1024));
-    let path = tmp("hostile-good.json");
-    s.save(&path).unwrap();
-    let good: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let expect = |v: &serde_json::Value, needle: &str| {
+    let good: serde_json::Value = serde_json::from_str(&s.to_file_text()).unwrap();
+    let expect = |text: &str, needle: &str| {
         let p = tmp("hostile.json");
-        write(&p, &v.to_string());
+        write(&p, text);
         let err = RunState::load(&p).unwrap_err().to_string();
         assert!(
             err.contains("hostile.json") && err.contains(needle),
             "{err}"
         );
     };
-    let mut v = good.clone();
-    v["counters"]["unknown"] = serde_json::json!(-1);
-    expect(&v, "counters.unknown");
-    let mut v = good.clone();
-    v["counters"]["reachable_expanded_log2"] = serde_json::json!([u64::MAX, u64::MAX]);
-    expect(&v, "reachable_expanded_log2");
-    let mut v = good.clone();
-    v["counters"]["figure"] = serde_json::json!([{"index": 5000, "plies": 1, "expanded": 1}]);
-    expect(&v, "counters.figure");
+    expect(
+        &resealed(&good.to_string(), |v| {
+            v["counters"]["unknown"] = (-1).into()
+        }),
+        "field `counters.unknown`",
+    );
+    // The same document with its keys in another order is the same content.
+    let p = tmp("reordered.json");
+    write(&p, &good.to_string());
+    assert_eq!(RunState::load(&p).unwrap(), s);
+    // Content made consistent with the checksum but not with itself, as by hand.
+    let mut bad = s.clone();
+    bad.counters.reachable_expanded_log2 = vec![u64::MAX, u64::MAX];
+    expect(&bad.to_file_text(), "reachable_expanded_log2");
+    let mut bad = s.clone();
+    bad.counters.figure = vec![shogi_estimate::FigurePoint {
+        index: 5000,
+        plies: 1,
+        expanded: 1,
+    }];
+    expect(&bad.to_file_text(), "counters.figure");
     let p = tmp("hostile-bytes.json");
     std::fs::write(&p, [0xff, 0xfe, 0x00, 0x7b]).unwrap();
     let err = RunState::load(&p).unwrap_err();
     assert!(matches!(err, EstimateError::Corrupt { .. }), "{err}");
-    // Two copies of a state that claims nearly u64::MAX nodes cannot be merged.
+    // A megabyte in a field is not quoted back whole.
     let mut v = good.clone();
-    v["config"]["shard"] = serde_json::json!({"index": 0, "count": 2});
-    v["counters"]["expanded"] = serde_json::json!(u64::MAX);
-    let a: RunState = serde_json::from_value(v.clone()).unwrap();
-    let mut w = v.clone();
-    w["config"]["shard"] = serde_json::json!({"index": 1, "count": 2});
-    let b: RunState = serde_json::from_value(w).unwrap();
-    // (Both are inconsistent with their shard's range, which merge checks first.)
-    let err = merge(&[(tmp("a.json"), a), (tmp("b.json"), b)])
+    v["content"]["run_id"] = serde_json::json!(7);
+    v["format"] = serde_json::json!("x".repeat(1 << 20));
+    let p = tmp("hostile.json");
+    write(&p, &v.to_string());
+    let err = RunState::load(&p).unwrap_err().to_string();
+    assert!(err.len() < 400, "{} bytes of error", err.len());
+    // Two states that claim nearly u64::MAX nodes cannot be merged (nor is either
+    // consistent with its shard's range, which merge checks first).
+    let mut a = s.clone();
+    a.config.shard = Shard { index: 0, count: 2 };
+    a.counters.expanded = u64::MAX;
+    let mut b = a.clone();
+    b.config.shard = Shard { index: 1, count: 2 };
+    let err = merge(&[(tmp("a.json"), a), (tmp("b.json"), b)], false)
         .unwrap_err()
         .to_string();
     assert!(err.contains("a.json"), "{err}");
@@ -456,13 +613,13 @@ fn fast_runs_are_reproducible_and_mergeable() {
         s.save(&path).unwrap();
         files.push((path.clone(), RunState::load(&path).unwrap()));
     }
-    let merged = merge(&files).unwrap();
+    let merged = merge(&files, false).unwrap();
     assert_eq!(merged.counters, a.counters);
     // A paper-method shard does not merge with these.
     let mut paper = config(GameKind::Shogi, 40_000, 4);
     paper.shard = Shard { index: 1, count: 3 };
     let p = (tmp("paper-shard.json"), complete(paper, &options(1, 1024)));
-    let err = merge(&[files[0].clone(), p]).unwrap_err().to_string();
+    let err = merge(&[files[0].clone(), p], true).unwrap_err().to_string();
     assert!(
         err.contains("space") || err.contains("phase2_rate"),
         "{err}"
@@ -512,16 +669,88 @@ fn inconsistent_two_phase_state_is_refused() {
     let mut bad = good.clone();
     bad.config.phase2_rate = Some(f64::NAN);
     assert!(bad.check().is_err());
-    // A file of the paper method written before two-phase sampling existed (no `space`,
-    // `phase2_rate` or `two_phase` fields) still loads, as the paper's method.
-    let old = complete(config(GameKind::Mini, 3_000, 1), &options(1, 1024));
-    let mut v = serde_json::to_value(&old).unwrap();
-    v["config"].as_object_mut().unwrap().remove("space");
-    v["config"].as_object_mut().unwrap().remove("phase2_rate");
+    // A file of the first format (no checksum) is refused with a word on why.
+    let old = serde_json::json!({
+        "format": "shogi-count-estimate/1",
+        "config": serde_json::to_value(&good.config).unwrap(),
+        "next": good.next,
+    });
     let path = tmp("old-format.json");
-    write(&path, &v.to_string());
-    let loaded = RunState::load(&path).unwrap();
-    assert_eq!(loaded.config.space, Space::Candidate);
-    assert_eq!(loaded.config.phase2_rate, None);
-    assert_eq!(loaded.counters, old.counters);
+    write(&path, &old.to_string());
+    let err = RunState::load(&path).unwrap_err().to_string();
+    assert!(err.contains("earlier shogi-count"), "{err}");
+}
+
+/// A run with a precision target stops at the first multiple of TARGET_STEP samples whose
+/// counters meet it, whatever the threads and batches; a run interrupted and resumed from
+/// its checkpoints stops at the same sample with the same counters, and the saved run is
+/// cut to it.
+#[test]
+fn a_target_stops_at_the_same_sample_however_the_run_is_interrupted() {
+    use shogi_estimate::{Target, TARGET_STEP};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let mut cfg = config(GameKind::Mini, 10_000_000, 21);
+    cfg.figure_samples = 1000;
+    cfg.target = Some(Target::HalfWidth(0.03));
+    let mut whole = RunState::new(cfg.clone());
+    let end = run(&mut whole, &options(2, 50_000), |_| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    assert_eq!(end, RunEnd::TargetReached);
+    assert!(whole.complete);
+    assert_eq!(whole.next % TARGET_STEP, 0);
+    assert_eq!(whole.config.samples, whole.next);
+    assert!(
+        whole.next >= 2 * TARGET_STEP,
+        "the target takes a few steps"
+    );
+    // Not met one step earlier: the stop is the first step that meets it.
+    let space = shogi_estimate::space_size(&cfg).unwrap();
+    let mut shorter = cfg.clone();
+    shorter.samples = whole.next - TARGET_STEP;
+    shorter.target = None;
+    let earlier = complete(shorter, &options(2, 4096));
+    assert!(!Target::HalfWidth(0.03).reached(&earlier.counters, &space));
+    assert!(Target::HalfWidth(0.03).reached(&whole.counters, &space));
+    // Other threads and batches.
+    let mut other = RunState::new(cfg.clone());
+    run(&mut other, &options(3, 1000), |_| ControlFlow::Continue(())).unwrap();
+    assert_eq!(other.counters, whole.counters);
+    // Cancelled at odd points (between chunks, not on steps), resumed from the file.
+    let path = tmp("target-resume.json");
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut opts = options(2, 3000);
+    opts.checkpoint = Some(path.clone());
+    opts.checkpoint_every = std::time::Duration::from_secs(3600);
+    opts.cancel = Some(Arc::clone(&cancel));
+    let mut state = RunState::new(cfg.clone());
+    let mut sessions = 0;
+    let end = loop {
+        sessions += 1;
+        let mut batches = 0;
+        let end = run(&mut state, &opts, |_| {
+            batches += 1;
+            if batches == 3 {
+                cancel.store(true, Ordering::SeqCst);
+            }
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        cancel.store(false, Ordering::SeqCst);
+        if end != RunEnd::Cancelled {
+            break end;
+        }
+        state = RunState::load(&path).unwrap();
+        assert_eq!(state.config.target, cfg.target, "the target is saved");
+    };
+    assert!(sessions >= 3, "the run was interrupted");
+    assert_eq!(end, RunEnd::TargetReached);
+    assert_eq!(state.next, whole.next);
+    assert_eq!(state.counters, whole.counters);
+    let saved = RunState::load(&path).unwrap();
+    assert!(saved.complete);
+    assert_eq!(saved.config, whole.config);
+    assert_eq!(saved.counters, whole.counters);
 }

@@ -89,7 +89,8 @@ pub fn estimate<'py>(
         return Err(e);
     }
     match end.map_err(value_error)? {
-        RunEnd::Complete => {}
+        // No target is set from Python yet; a run that meets one is complete as such.
+        RunEnd::Complete | RunEnd::TargetReached => {}
         RunEnd::Stopped | RunEnd::Cancelled => {
             return Err(pyo3::exceptions::PyRuntimeError::new_err(
                 "the run stopped before its end without an exception",

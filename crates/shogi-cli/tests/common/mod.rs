@@ -70,3 +70,29 @@ pub fn run_with_stdin(args: &[&str], input: &str) -> (bool, String, String) {
         String::from_utf8_lossy(&out.stderr).trim().to_string(),
     )
 }
+
+/// The content of a state file (`estimate --out`) read as JSON: its `content` member.
+pub fn state_content(path: &std::path::Path) -> Option<serde_json::Value> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    Some(v.get("content")?.clone())
+}
+
+/// A state file around `content`, as someone editing a file by hand and recomputing what
+/// is derived (the run identity, the range, the checksum) would write it: what is left to
+/// refuse it is the schema and the checks of the numbers. Fields that do not parse are
+/// left as they are.
+pub fn sealed(content: &serde_json::Value) -> serde_json::Value {
+    let mut c = content.clone();
+    let config = serde_json::from_value::<shogi_estimate::RunConfig>(c["config"].clone());
+    if let Some(config) = config.ok().filter(|c| c.shard.index < c.shard.count) {
+        c["run_id"] = config.run_id().into();
+        let r = config.range();
+        c["range"] = serde_json::json!({"start": r.start, "end": r.end});
+    }
+    serde_json::json!({
+        "format": shogi_estimate::FORMAT,
+        "sha256": shogi_estimate::checksum_of(&c),
+        "content": c,
+    })
+}
