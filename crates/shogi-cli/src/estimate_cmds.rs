@@ -160,9 +160,11 @@ pub struct EstimateArgs {
     /// `none` to search every sample that passes the filters; overrides the method's.
     #[arg(long, value_parser = parse_rate)]
     phase2_rate: Option<Rate>,
-    /// Run until the 3σ interval gives this many significant digits (its half-width at
-    /// most half a unit of the last digit, relative to the estimate), or until --samples
-    /// [default then: 1e12]. The target is tested every 16,384 samples, so a resumed run
+    /// Run until the 3σ half-width is at most half a unit of the D-th significant digit
+    /// of the estimate, or until --samples [default then: 1e12]. That guarantees an
+    /// interval no wider than one unit of the D-th digit: it determines D digits unless it
+    /// straddles a rounding point, and then the report states D−1 digits and the two
+    /// candidates for the D-th (docs/METHOD.md §8.6). The target is tested every 16,384 samples, so a resumed run
     /// stops where an uninterrupted one would; the saved run is then cut to the samples
     /// done. With --resume, the saved run's.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=9), conflicts_with_all = ["target_half_width", "shard"])]

@@ -432,3 +432,83 @@ fn a_precision_target_stops_the_run() {
     );
     assert!(!ok && err.contains("--method paper disagrees"), "{err}");
 }
+
+/// Small runs state no confident interval: with nothing searched there is no estimate and
+/// no interval (and the report says why); otherwise the interval has width, its ends lie
+/// outside the normal interval's where counts are few, and the text never prints a
+/// zero-width interval.
+#[test]
+fn small_runs_give_no_zero_width_interval() {
+    for (game, samples, rate) in [
+        ("shogi", "100", None),
+        ("shogi", "1e4", Some("1e-9")),
+        ("mini", "100", None),
+        ("mini", "1000", None),
+        ("mini", "1e4", None),
+        ("shogi", "1e4", None),
+        ("mini", "1e3", Some("1")),
+    ] {
+        let mut args = vec!["estimate", "--game", game, "--samples", samples, "-q"];
+        if let Some(r) = rate {
+            args.extend(["--phase2-rate", r]);
+        }
+        let v = json(&[&args[..], &["--json"]].concat());
+        let searched = v["searched"]
+            .as_u64()
+            .unwrap_or(v["passed_check"].as_u64().unwrap());
+        if searched == 0 {
+            assert!(v["estimate"].is_null() && v["estimate_lo"].is_null(), "{v}");
+            assert!(
+                v["no_interval"].as_str().unwrap().contains("searched"),
+                "{v}"
+            );
+            let (ok, text, _) = run(&args);
+            assert!(ok);
+            assert!(
+                text.contains("no estimate: no sample was searched"),
+                "{text}"
+            );
+            assert!(
+                !text.contains("[0, 0]") && !text.contains("0e0, 0"),
+                "{text}"
+            );
+            continue;
+        }
+        let lo: f64 = v["estimate_lo"].as_str().unwrap().parse().unwrap();
+        let hi: f64 = v["estimate_hi"].as_str().unwrap().parse().unwrap();
+        assert!(hi > lo && hi > 0.0, "{game} {samples}: [{lo}, {hi}]");
+        assert_eq!(v["exact_binomial"], true, "{v}");
+        let st = &v["statement"];
+        assert!(st["half_width"].as_str().is_some(), "{v}");
+    }
+}
+
+/// The text report states the estimate as value ± 3σ half-width, the interval rounded
+/// outward, and how many significant digits the interval determines.
+#[test]
+fn the_report_says_which_digits_are_determined() {
+    let (ok, text, err) = mini(2_000_000, 4, &[]);
+    assert!(ok, "{err}");
+    let line = text
+        .lines()
+        .skip_while(|l| !l.starts_with("reachable positions, mirror images identified"))
+        .nth(1)
+        .unwrap();
+    assert!(line.contains(" ± ") && line.contains("(3σ), ["), "{line}");
+    assert!(text.contains("significant digit"), "{text}");
+    let v = mini_json(2_000_000, 4, &[]);
+    let st = &v["statement"];
+    let (lo, hi): (f64, f64) = (
+        st["lo"].as_str().unwrap().parse().unwrap(),
+        st["hi"].as_str().unwrap().parse().unwrap(),
+    );
+    let (jlo, jhi): (f64, f64) = (
+        v["estimate_lo"].as_str().unwrap().parse().unwrap(),
+        v["estimate_hi"].as_str().unwrap().parse().unwrap(),
+    );
+    // Both roundings are outward of the same interval: each contains the other's ends'
+    // true values, so the coarser one contains the finer one.
+    assert!(lo <= jlo && hi >= jhi, "{st} vs [{jlo}, {jhi}]");
+    let digits = st["digits"].as_u64().unwrap();
+    assert!((1..=4).contains(&digits), "{st}");
+}

@@ -6,6 +6,7 @@
 mod config;
 mod count;
 mod counters;
+mod digits;
 mod paper;
 mod pipeline;
 mod report;
@@ -17,6 +18,7 @@ mod target;
 pub use config::{check_phase2_rate, default_phase2_rate, Method, RunConfig, Shard, Space};
 pub use count::{parse_count, parse_sample_count};
 pub use counters::{Counters, FigurePoint, PhaseCounters, SampleOutcome};
+pub use digits::{outward, state, Stated};
 pub use paper::{paper, z_score, z_two_sample, Paper};
 pub use pipeline::{evaluate, phase2_selected, Phase2, SampleSource};
 pub use report::{

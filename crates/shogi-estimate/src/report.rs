@@ -47,9 +47,18 @@ pub fn percent(k: u64, n: u64, decimals: usize) -> String {
     }
 }
 
-/// An interval as `[lo, hi]` with 5 significant digits.
+/// An interval as `[lo, hi]` with 5 significant digits (to nearest: for intervals that are
+/// not this run's, such as the paper's).
 pub fn interval_text(i: Interval) -> String {
     format!("[{}, {}]", sci(i.lo, 5), sci(i.hi, 5))
+}
+
+/// An interval of this run as `[lo, hi]` rounded outward to `digits` significant digits.
+pub fn outward_text(i: Interval, digits: u32) -> String {
+    match crate::digits::outward(i.lo, i.hi, digits) {
+        Some((lo, hi)) => format!("[{lo}, {hi}]"),
+        None => interval_text(i),
+    }
 }
 
 /// One row of Table 1, for every renderer of it (the text and JSON reports here, and
@@ -247,48 +256,79 @@ pub fn report_text(
     let wilson = |w: Option<Interval>| {
         w.map_or_else(String::new, |w| format!("; Wilson {}", interval_text(w)))
     };
-    let _ = writeln!(
-        s,
-        "reachable fraction  p = {} ± {} (1σ); 3σ {}{}",
-        sci(e.p, 5),
-        sci(e.sigma, 2),
-        interval_text(e.p_normal),
-        wilson(e.p_wilson)
-    );
-    let _ = writeln!(
-        s,
-        "reachable positions, mirror images identified: {} (3σ half-width {:.4}%)",
-        sci(e.positions, 5),
-        100.0 * e.relative_half_width()
-    );
-    let _ = writeln!(
-        s,
-        "    3σ {}{}",
-        interval_text(e.positions_normal),
-        wilson(e.positions_wilson)
-    );
-    if comparable(config) {
+    match e.p_interval {
+        Some(iv) => {
+            let _ = writeln!(
+                s,
+                "reachable fraction  p = {}; 3σ {}{}",
+                sci(e.p, 5),
+                outward_text(iv, 5),
+                wilson(e.p_wilson)
+            );
+        }
+        None => {
+            let _ = writeln!(s, "reachable fraction  p: no estimate");
+        }
+    }
+    for (what, value, iv) in [
+        (
+            "mirror images identified",
+            e.positions,
+            e.positions_interval,
+        ),
+        (
+            "mirror images distinct",
+            e.positions_distinct,
+            e.positions_distinct_interval,
+        ),
+    ] {
+        let _ = writeln!(s, "reachable positions, {what}:");
+        match iv.and_then(|iv| crate::digits::state(value, iv.lo, iv.hi)) {
+            Some(st) => {
+                let _ = writeln!(s, "    {}", st.interval());
+                let _ = writeln!(s, "    {}", st.digits_text());
+            }
+            None => match e.no_interval {
+                Some(why) => {
+                    let _ = writeln!(s, "    no estimate: {why}");
+                }
+                None => {
+                    let _ = writeln!(s, "    {} with no interval", sci(value, 5));
+                }
+            },
+        }
+    }
+    if e.p_interval.is_some() {
         let _ = writeln!(
             s,
-            "    paper {} ({})",
+            "relative 3σ half-width {:.4}%{}",
+            100.0 * e.relative_half_width(),
+            if e.exact_binomial {
+                " (exact binomial bounds for a share with few counts)"
+            } else {
+                ""
+            }
+        );
+    }
+    if let (true, Some(iv)) = (comparable(config), e.positions_interval) {
+        let _ = writeln!(
+            s,
+            "paper {} ({})",
             interval_text(p.positions),
-            if e.positions_normal.overlaps(&p.positions) {
+            if iv.overlaps(&p.positions) {
                 "overlaps"
             } else {
                 "DOES NOT overlap"
             }
         );
     }
-    let _ = writeln!(
-        s,
-        "reachable positions, mirror images distinct: {}, 3σ {}",
-        sci(e.positions_distinct, 5),
-        interval_text(e.positions_distinct_normal)
-    );
+    if let Some(w) = e.positions_wilson {
+        let _ = writeln!(s, "Wilson interval of the positions {}", outward_text(w, 5));
+    }
     if let Some(b) = e.unknown_bounds {
         let _ = writeln!(
             s,
-            "with the {} unknown searches all unreachable / all reachable: {}",
+            "with the {} unknown searches all unreachable / all reachable: {} (the interval above covers both)",
             grouped(c.unknown),
             interval_text(b)
         );
@@ -336,6 +376,26 @@ pub fn report_json(
 ) -> Result<Value, EstimateError> {
     let (space, e) = checked_estimate(config, c)?;
     let d = |x: f64| sci(x, 6);
+    // Interval ends rounded outward to 6 significant digits; null without an interval.
+    let ends = |iv: Option<Interval>| iv.and_then(|iv| crate::digits::outward(iv.lo, iv.hi, 6));
+    let lo = |iv: Option<Interval>| ends(iv).map(|(lo, _)| lo);
+    let hi = |iv: Option<Interval>| ends(iv).map(|(_, hi)| hi);
+    let statement = |value: f64, iv: Option<Interval>| {
+        iv.and_then(|iv| crate::digits::state(value, iv.lo, iv.hi))
+            .map(|st| {
+                json!({
+                    "value": st.value,
+                    "half_width": st.half_width,
+                    "lo": st.lo,
+                    "hi": st.hi,
+                    "digits": st.digits,
+                    "determined": st.determined,
+                    "next_digit": st.next.map(|(a, b, sentence)| json!({
+                        "lo": a, "hi": b, "text": sentence
+                    })),
+                })
+            })
+    };
     let cmp = stages_comparable(config);
     let z: Vec<Value> = table1_rows(c, config.game)
         .iter()
@@ -368,16 +428,20 @@ pub fn report_json(
         "rho_hat": d(e.rho),
         "var_phase1": d(e.var_phase1),
         "var_phase2": d(e.var_phase2),
-        "relative_half_width": d(e.relative_half_width()),
-        "estimate": d(e.positions),
+        "relative_half_width": e.p_interval.map(|_| d(e.relative_half_width())),
+        "estimate": e.p_interval.map(|_| d(e.positions)),
         "estimate_exact": e.positions_exact,
-        "estimate_lo": d(e.positions_normal.lo),
-        "estimate_hi": d(e.positions_normal.hi),
-        "wilson_lo": e.positions_wilson.map(|w| d(w.lo)),
-        "wilson_hi": e.positions_wilson.map(|w| d(w.hi)),
+        "estimate_lo": lo(e.positions_interval),
+        "estimate_hi": hi(e.positions_interval),
+        "wilson_lo": lo(e.positions_wilson),
+        "wilson_hi": hi(e.positions_wilson),
         "estimate_distinct": d(e.positions_distinct),
-        "estimate_distinct_lo": d(e.positions_distinct_normal.lo),
-        "estimate_distinct_hi": d(e.positions_distinct_normal.hi),
+        "estimate_distinct_lo": lo(e.positions_distinct_interval),
+        "estimate_distinct_hi": hi(e.positions_distinct_interval),
+        "statement": statement(e.positions, e.positions_interval),
+        "statement_distinct": statement(e.positions_distinct, e.positions_distinct_interval),
+        "no_interval": e.no_interval,
+        "exact_binomial": e.exact_binomial,
         "unknown_lo": e.unknown_bounds.map(|b| d(b.lo)),
         "unknown_hi": e.unknown_bounds.map(|b| d(b.hi)),
         "z_scores": if cmp { Value::Array(z) } else { Value::Null },

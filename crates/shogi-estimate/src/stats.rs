@@ -74,6 +74,133 @@ pub struct Estimate {
     /// When some searches were `unknown`: the estimate with all of them unreachable (`lo`)
     /// and all of them reachable (`hi`).
     pub unknown_bounds: Option<Interval>,
+    /// The interval the reports state (docs/METHOD.md §8.6): 3σ, with exact binomial
+    /// (Clopper–Pearson) bounds for a share whose counts are small or at 0 or 1, and
+    /// covering the unknown searches both ways. `None` when no sample was searched: then
+    /// the data bound nothing, and [`Estimate::no_interval`] says why.
+    pub p_interval: Option<Interval>,
+    /// `p_interval` times the size of the space.
+    pub positions_interval: Option<Interval>,
+    /// The same for mirror images distinct.
+    pub positions_distinct_interval: Option<Interval>,
+    /// Why there is no interval, when there is none.
+    pub no_interval: Option<&'static str>,
+    /// Whether an exact binomial bound replaced a normal one in `p_interval`.
+    pub exact_binomial: bool,
+}
+
+/// The two-sided tail probability of a normal 3σ interval, `erfc(3/√2)`: the level of the
+/// exact binomial bounds that stand in for it.
+pub const ALPHA_3SIGMA: f64 = 0.002_699_796_063_260_207;
+
+/// Below this many successes or failures a share gets exact binomial bounds instead of the
+/// normal ones: the normal approximation to a binomial is poor there (at 0 it gives a
+/// zero-width interval).
+pub const EXACT_BELOW: u64 = 100;
+
+/// `ln P(X <= k)` for `X ~ Binomial(n, q)`, summed term by term in log space (`k` small).
+fn ln_cdf(k: u64, n: u64, q: f64) -> f64 {
+    if q <= 0.0 {
+        return 0.0;
+    }
+    if q >= 1.0 {
+        return if k >= n { 0.0 } else { f64::NEG_INFINITY };
+    }
+    let (lq, lp) = (q.ln(), (-q).ln_1p());
+    let mut term = n as f64 * lp;
+    let mut terms = Vec::with_capacity(k as usize + 1);
+    terms.push(term);
+    for j in 0..k.min(n) {
+        term += ((n - j) as f64).ln() - ((j + 1) as f64).ln() + lq - lp;
+        terms.push(term);
+    }
+    let top = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    top + terms.iter().map(|t| (t - top).exp()).sum::<f64>().ln()
+}
+
+/// The root in `[0, 1]` of a decreasing function of `q` that goes from positive to
+/// negative, by bisection to the last bit.
+fn bisect(f: impl Fn(f64) -> f64) -> f64 {
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The Clopper–Pearson interval of a binomial share at two-sided level `alpha`, for `k`
+/// successes in `n > 0` trials with `min(k, n − k)` small (the tails are summed term by
+/// term over the smaller side).
+pub fn clopper_pearson(k: u64, n: u64, alpha: f64) -> Interval {
+    let half = (alpha / 2.0).ln();
+    // P(X <= j | q) for the side with few counts: failures when k is near n.
+    let (few, flip) = if k <= n - k {
+        (k, false)
+    } else {
+        (n - k, true)
+    };
+    // Upper bound of the share of the few: P(X <= few) = alpha/2; lower: P(X >= few) =
+    // alpha/2, i.e. P(X <= few − 1) = 1 − alpha/2.
+    let upper = if few == n {
+        1.0
+    } else {
+        bisect(|q| ln_cdf(few, n, q) - half)
+    };
+    let lower = if few == 0 {
+        0.0
+    } else {
+        let target = (-alpha / 2.0).ln_1p();
+        bisect(|q| ln_cdf(few - 1, n, q) - target)
+    };
+    if flip {
+        Interval {
+            lo: 1.0 - upper,
+            hi: 1.0 - lower,
+        }
+    } else {
+        Interval {
+            lo: lower,
+            hi: upper,
+        }
+    }
+}
+
+/// The 3σ bounds of a binomial share `k / n` (`n > 0`): exact when the counts are small,
+/// normal otherwise; and whether they are exact.
+fn share_bounds(k: u64, n: u64) -> (Interval, bool) {
+    if k.min(n - k) < EXACT_BELOW {
+        (clopper_pearson(k, n, ALPHA_3SIGMA), true)
+    } else {
+        let x = k as f64 / n as f64;
+        let h = Z * (x * (1.0 - x) / n as f64).sqrt();
+        (
+            Interval {
+                lo: x - h,
+                hi: x + h,
+            },
+            false,
+        )
+    }
+}
+
+/// The 3σ interval of `p = π ρ` from the bounds of its factors, side by side: each side's
+/// half-width is that of the delta method, `sqrt((ρ Δπ)² + (π Δρ)²)`, with the distances
+/// from each share to its bound on that side.
+fn product_interval(pi: f64, pi_b: Interval, rho: f64, rho_b: Interval) -> Interval {
+    let side = |dpi: f64, drho: f64| ((rho * dpi).powi(2) + (pi * drho).powi(2)).sqrt();
+    let p = pi * rho;
+    Interval {
+        lo: (p - side(pi - pi_b.lo, rho - rho_b.lo)).max(0.0),
+        hi: (p + side(pi_b.hi - pi, rho_b.hi - rho)).min(1.0),
+    }
 }
 
 /// `[lo, hi]` of the Wilson score interval for `k` successes in `n` trials at `z`.
@@ -159,16 +286,91 @@ impl Estimate {
                 lo: p * size,
                 hi: pi * (u128::from(r) + u128::from(counters.unknown)) as f64 / mf * size,
             }),
+            p_interval: None,
+            positions_interval: None,
+            positions_distinct_interval: None,
+            no_interval: None,
+            exact_binomial: false,
         }
+        .with_interval(counters, a, m)
     }
 
-    /// The 3σ half-width of the estimate relative to it (`3σ / p̂`), infinite when nothing
-    /// was found reachable.
-    pub fn relative_half_width(&self) -> f64 {
-        if self.p > 0.0 {
-            Z * self.sigma / self.p
+    /// Fills in the stated interval (see [`Estimate::p_interval`]) for `a` samples with a
+    /// predecessor of `n` and `m` searched.
+    fn with_interval(mut self, counters: &Counters, a: u64, m: u64) -> Estimate {
+        let n = counters.samples;
+        if n == 0 || m == 0 {
+            self.no_interval = Some(if n == 0 {
+                "no sample was drawn"
+            } else {
+                "no sample was searched (none selected for phase 2), so the reachable share \
+                 of the samples with a predecessor is unknown: run more samples or a higher \
+                 --phase2-rate"
+            });
+            return self;
+        }
+        let (pi_b, exact_pi) = if counters.two_phase.is_some() {
+            share_bounds(a, n)
         } else {
-            f64::INFINITY
+            // Single phase: every sample is searched, p = ρ.
+            (Interval { lo: 1.0, hi: 1.0 }, false)
+        };
+        let r = counters.reachable;
+        let v = counters.unknown.min(m - r.min(m));
+        // The unknown searches both ways: the lower side with none of them reachable, the
+        // upper with all of them.
+        let (low_b, exact_low) = share_bounds(r, m);
+        let (high_b, exact_high) = share_bounds(r + v, m);
+        let rho_low = r as f64 / m as f64;
+        let rho_high = (r + v) as f64 / m as f64;
+        let lo = product_interval(self.pi, pi_b, rho_low, low_b).lo;
+        let hi = product_interval(self.pi, pi_b, rho_high, high_b).hi;
+        let iv = Interval { lo, hi };
+        self.exact_binomial = exact_pi || exact_low || exact_high;
+        self.p_interval = Some(iv);
+        self.positions_interval = Some(iv.scaled(self.space));
+        // Mirror images distinct: the normal interval widened on each side as the stated
+        // one of p is widened against its normal one.
+        let (pn, pd) = (self.p_normal, self.positions_distinct_normal);
+        let widen = |stated: f64, normal: f64| {
+            if normal > 0.0 {
+                (stated / normal).max(1.0)
+            } else {
+                f64::INFINITY
+            }
+        };
+        let (wl, wh) = (
+            widen(self.p - iv.lo, self.p - pn.lo),
+            widen(iv.hi - self.p, pn.hi - self.p),
+        );
+        let x = self.positions_distinct;
+        let ratio = if self.p > 0.0 {
+            x / (self.p * self.space)
+        } else {
+            2.0
+        };
+        self.positions_distinct_interval = Some(Interval {
+            lo: if wl.is_finite() {
+                (x - (x - pd.lo) * wl).max(0.0)
+            } else {
+                iv.lo * self.space * ratio
+            },
+            hi: if wh.is_finite() {
+                x + (pd.hi - x) * wh
+            } else {
+                iv.hi * self.space * ratio
+            },
+        });
+        self
+    }
+
+    /// The 3σ half-width of the estimate relative to it: the larger side of the stated
+    /// interval ([`Estimate::p_interval`]) over `p̂`; infinite when nothing was found
+    /// reachable or there is no interval.
+    pub fn relative_half_width(&self) -> f64 {
+        match self.p_interval {
+            Some(iv) if self.p > 0.0 => (self.p - iv.lo).max(iv.hi - self.p) / self.p,
+            _ => f64::INFINITY,
         }
     }
 }
@@ -177,4 +379,91 @@ impl Estimate {
 /// (`6.5500e68`).
 pub fn sci(x: f64, digits: usize) -> String {
     format!("{:.*e}", digits.saturating_sub(1), x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::counters::PhaseCounters;
+
+    fn close(x: f64, y: f64, tol: f64) -> bool {
+        (x - y).abs() <= tol
+    }
+
+    #[test]
+    fn clopper_pearson_matches_known_values() {
+        // The textbook 95% interval of 5 in 20: [0.0866, 0.4910].
+        let i = clopper_pearson(5, 20, 0.05);
+        assert!(
+            close(i.lo, 0.08657, 1e-4) && close(i.hi, 0.49105, 1e-4),
+            "{i:?}"
+        );
+        // All or nothing: closed forms.
+        let half = ALPHA_3SIGMA / 2.0;
+        let i = clopper_pearson(11, 11, ALPHA_3SIGMA);
+        assert_eq!(i.hi, 1.0);
+        assert!(close(i.lo, half.powf(1.0 / 11.0), 1e-12), "{i:?}");
+        let i = clopper_pearson(0, 10, ALPHA_3SIGMA);
+        assert_eq!(i.lo, 0.0);
+        assert!(close(i.hi, 1.0 - half.powf(0.1), 1e-12), "{i:?}");
+        // Symmetry, and many trials with few failures (the phase 2 of a Shogi run).
+        let a = clopper_pearson(33, 2_448_172, ALPHA_3SIGMA);
+        let b = clopper_pearson(2_448_172 - 33, 2_448_172, ALPHA_3SIGMA);
+        assert!(close(a.lo, 1.0 - b.hi, 1e-15) && close(a.hi, 1.0 - b.lo, 1e-15));
+        assert!(a.lo > 0.0 && a.lo < 33.0 / 2_448_172.0 && a.hi > 33.0 / 2_448_172.0);
+    }
+
+    fn two_phase(n: u64, a: u64, m: u64, r: u64, unknown: u64) -> Counters {
+        Counters {
+            samples: n,
+            passed_mirror: n,
+            passed_placement: n,
+            passed_check: n,
+            reachable: r,
+            unreachable: m - r - unknown,
+            unknown,
+            two_phase: Some(PhaseCounters {
+                with_predecessor: a,
+                searched: m,
+            }),
+            ..Counters::default()
+        }
+    }
+
+    #[test]
+    fn small_runs_get_no_confident_interval() {
+        let space = BigUint::from(1_000_000u32);
+        // Nothing searched: no interval, and why.
+        let e = Estimate::new(&two_phase(100, 21, 0, 0, 0), &space);
+        assert!(e.p_interval.is_none() && e.no_interval.is_some());
+        assert_eq!(e.relative_half_width(), f64::INFINITY);
+        // 11 of 11 searched reachable: the normal interval has no phase-2 width at all;
+        // the stated one has the exact lower bound of ρ.
+        let e = Estimate::new(&two_phase(5000, 1000, 11, 11, 0), &space);
+        let iv = e.p_interval.unwrap();
+        assert!(e.exact_binomial);
+        let rho_lo = (ALPHA_3SIGMA / 2.0).powf(1.0 / 11.0);
+        assert!(iv.lo < e.pi * rho_lo, "{iv:?}");
+        assert!(e.relative_half_width() > 0.4, "{}", e.relative_half_width());
+        // Nothing reachable: from 0 to a positive bound, never [0, 0].
+        let e = Estimate::new(&two_phase(5000, 1000, 20, 0, 0), &space);
+        let iv = e.p_interval.unwrap();
+        assert_eq!(iv.lo, 0.0);
+        assert!(iv.hi > 0.0);
+        // Unknowns: the interval covers them both ways.
+        let e = Estimate::new(&two_phase(50_000, 10_000, 1000, 900, 50), &space);
+        let all_reachable = Estimate::new(&two_phase(50_000, 10_000, 1000, 950, 0), &space);
+        let none_reachable = Estimate::new(&two_phase(50_000, 10_000, 1000, 900, 0), &space);
+        let iv = e.p_interval.unwrap();
+        assert_eq!(iv.lo, none_reachable.p_interval.unwrap().lo);
+        assert_eq!(iv.hi, all_reachable.p_interval.unwrap().hi);
+        // Large counts: the normal interval.
+        let e = Estimate::new(
+            &two_phase(10_000_000, 2_000_000, 200_000, 150_000, 0),
+            &space,
+        );
+        assert!(!e.exact_binomial);
+        let iv = e.p_interval.unwrap();
+        assert!(close(iv.lo, e.p_normal.lo, 1e-15) && close(iv.hi, e.p_normal.hi, 1e-15));
+    }
 }
