@@ -145,18 +145,34 @@ fn text_report_sets_tables_beside_the_paper() {
     ] {
         assert!(out.contains(needle), "no `{needle}` in\n{out}");
     }
-    // The default method: the placement-legal space and two-phase sampling, its estimate
-    // still set beside the paper's interval.
-    let (ok, out, err) = run(&["estimate", "--samples", "30000", "--threads", "1"]);
+    // The default method: the placement-legal space and two-phase sampling, with its own
+    // Table 1 (shares of the samples of S, then phase 2 with ρ̂, no paper columns and no
+    // placement row, which every sample of S passes), its estimate still set beside the
+    // paper's interval.
+    let (ok, out, err) = run(&["estimate", "--samples", "60000", "--threads", "1"]);
     assert!(ok, "{err}");
     for needle in [
         "method fast: placement-legal space, two-phase sampling, phase-2 rate 0.002",
         "|S| = 3061946014629782898209609153148603825516405472791147447142577969020272",
-        "two-phase:",
-        "variance of p: phase 1",
+        "Table 1 (two-phase sampling)",
+        "samples of S drawn",
+        "have a legal predecessor (phase 1)",
+        "π̂ = ",
+        "searched (",
+        "ρ̂ = ",
+        "variance of p̂: phase 1",
         "paper [6.5469e68, 6.5531e68]",
     ] {
         assert!(out.contains(needle), "no `{needle}` in\n{out}");
+    }
+    let table1: String = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Table 1"))
+        .take_while(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    for absent in ["pass piece placement", "paper", " z"] {
+        assert!(!table1.contains(absent), "`{absent}` in\n{table1}");
     }
 }
 

@@ -155,6 +155,87 @@ fn checked_estimate(
     Ok((space, e))
 }
 
+/// Table 1 of a run with two-phase sampling: the phase-1 stages as shares of the samples
+/// drawn, then phase 2 (searched, reachable, unreachable, unknown) with `ρ̂`. The paper's
+/// columns are left out: its stages are not these (every one of its survivors was
+/// searched); for samples of `S` the placement filter passes every sample by construction,
+/// so its row is left out too.
+fn two_phase_table1(
+    s: &mut String,
+    config: &RunConfig,
+    c: &Counters,
+    t: crate::counters::PhaseCounters,
+    e: &Estimate,
+) {
+    let of_samples = |k: u64| percent(k, c.samples, 3);
+    let _ = writeln!(
+        s,
+        "{:<44} {:>15} {:>10}",
+        "Table 1 (two-phase sampling)", "this run", "of samples"
+    );
+    let drawn = match config.space {
+        Space::Candidate => "samples of P_K drawn",
+        Space::PlacementLegal => "samples of S drawn",
+    };
+    let mut rows = vec![
+        (drawn, c.samples),
+        ("pass mirror canonicalization", c.passed_mirror),
+    ];
+    if config.space == Space::Candidate {
+        rows.push(("pass piece placement", c.passed_placement));
+    }
+    rows.push(("pass opponent king not in check", c.passed_check));
+    rows.push(("have a legal predecessor (phase 1)", t.with_predecessor));
+    for (name, k) in rows {
+        let _ = writeln!(s, "{name:<44} {:>15} {:>10}", grouped(k), of_samples(k));
+    }
+    let _ = writeln!(
+        s,
+        "    π̂ = {} (the share of the samples with a legal predecessor)",
+        sci(e.pi, 6)
+    );
+    let _ = writeln!(
+        s,
+        "{:<44} {:>15} {:>10}",
+        "phase 2", "this run", "of searched"
+    );
+    let _ = writeln!(
+        s,
+        "{:<44} {:>15}",
+        format!(
+            "searched ({} of those with a predecessor)",
+            percent(t.searched, t.with_predecessor, 3)
+        ),
+        grouped(t.searched)
+    );
+    for (name, k) in [
+        ("reachable", c.reachable),
+        ("unreachable", c.unreachable),
+        ("unknown (search limit)", c.unknown),
+    ] {
+        let _ = writeln!(
+            s,
+            "    {name:<40} {:>15} {:>10}",
+            grouped(k),
+            percent(k, t.searched, 4)
+        );
+    }
+    if t.searched > 0 {
+        let _ = writeln!(
+            s,
+            "    ρ̂ = {} (the share of the searched samples found reachable)",
+            sci(e.rho, 7)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "variance of p̂: phase 1 {}, phase 2 {} ({:.1}% of the total)",
+        sci(e.var_phase1, 3),
+        sci(e.var_phase2, 3),
+        100.0 * e.var_phase2 / (e.var_phase1 + e.var_phase2).max(f64::MIN_POSITIVE)
+    );
+}
+
 /// The report as text: a header line, Table 1 with z-scores against the paper, the
 /// estimates with their 3σ intervals, and Table 2.
 pub fn report_text(
@@ -192,65 +273,52 @@ pub fn report_text(
     );
     let _ = writeln!(s, "{} = {space}", space_name(config));
     let _ = writeln!(s);
-    let _ = writeln!(
-        s,
-        "{:<32} {:>15} {:>9}   {:>15} {:>9}   {:>6}",
-        "Table 1", "this run", "rate", "paper", "rate", "z"
-    );
-    for row in table1_rows(c, config.game) {
-        let (name, ours, theirs) = (row.name, row.ours, row.theirs);
-        let (rate, prate, z) = match (row.of, row.z()) {
-            (Some((n, n0)), Some(z)) => (
-                percent(ours, n, 3),
-                percent(theirs, n0, 3),
-                format!("{z:+.2}"),
-            ),
-            _ => (String::new(), String::new(), String::new()),
-        };
-        if cmp {
+    match c.two_phase {
+        Some(t) => two_phase_table1(&mut s, config, c, t, &e),
+        None => {
             let _ = writeln!(
                 s,
-                "{name:<32} {:>15} {rate:>9}   {:>15} {prate:>9}   {z:>6}",
-                grouped(ours),
-                grouped(theirs)
+                "{:<32} {:>15} {:>9}   {:>15} {:>9}   {:>6}",
+                "Table 1", "this run", "rate", "paper", "rate", "z"
             );
-        } else {
-            let _ = writeln!(s, "{name:<32} {:>15} {rate:>9}", grouped(ours));
+            for row in table1_rows(c, config.game) {
+                let (name, ours, theirs) = (row.name, row.ours, row.theirs);
+                let (rate, prate, z) = match (row.of, row.z()) {
+                    (Some((n, n0)), Some(z)) => (
+                        percent(ours, n, 3),
+                        percent(theirs, n0, 3),
+                        format!("{z:+.2}"),
+                    ),
+                    _ => (String::new(), String::new(), String::new()),
+                };
+                if cmp {
+                    let _ = writeln!(
+                        s,
+                        "{name:<32} {:>15} {rate:>9}   {:>15} {prate:>9}   {z:>6}",
+                        grouped(ours),
+                        grouped(theirs)
+                    );
+                } else {
+                    let _ = writeln!(s, "{name:<32} {:>15} {rate:>9}", grouped(ours));
+                }
+            }
+            let _ = writeln!(
+                s,
+                "{:<32} {:>15}\n{:<32} {:>15}",
+                "unreachable",
+                grouped(c.unreachable),
+                "unknown (search limit)",
+                grouped(c.unknown)
+            );
+            if cmp {
+                let _ = writeln!(
+                    s,
+                    "(rates are of the previous row; z = (rate - paper rate) / standard error)"
+                );
+            } else {
+                let _ = writeln!(s, "(rates are of the previous row)");
+            }
         }
-    }
-    let _ = writeln!(
-        s,
-        "{:<32} {:>15}\n{:<32} {:>15}",
-        "unreachable",
-        grouped(c.unreachable),
-        "unknown (search limit)",
-        grouped(c.unknown)
-    );
-    if cmp {
-        let _ = writeln!(
-            s,
-            "(rates are of the previous row; z = (rate - paper rate) / standard error)"
-        );
-    } else {
-        let _ = writeln!(s, "(rates are of the previous row)");
-    }
-    if let Some(t) = c.two_phase {
-        let _ = writeln!(
-            s,
-            "two-phase: {} of the filter survivors have a legal predecessor (π = {}); {} of them searched, {} reachable (ρ = {})",
-            grouped(t.with_predecessor),
-            sci(e.pi, 5),
-            grouped(t.searched),
-            grouped(c.reachable),
-            sci(e.rho, 5)
-        );
-        let _ = writeln!(
-            s,
-            "    variance of p: phase 1 {}, phase 2 {} ({:.1}% of the total)",
-            sci(e.var_phase1, 3),
-            sci(e.var_phase2, 3),
-            100.0 * e.var_phase2 / (e.var_phase1 + e.var_phase2).max(f64::MIN_POSITIVE)
-        );
     }
     let _ = writeln!(s);
     let wilson = |w: Option<Interval>| {
