@@ -12,6 +12,7 @@ mod options;
 mod rank_cmds;
 mod reach_cmds;
 mod retro_cmds;
+mod sample_cmds;
 use options::RuleArgs;
 
 #[derive(Parser)]
@@ -56,6 +57,8 @@ enum Command {
     Estimate(estimate_cmds::EstimateCommand),
     #[command(flatten)]
     Mate(mate_cmds::MateCommand),
+    #[command(flatten)]
+    Sample(sample_cmds::SampleCommand),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +79,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Reach(cmd) => reach_cmds::run(cmd),
         Command::Estimate(cmd) => estimate_cmds::run_command(cmd),
         Command::Mate(cmd) => mate_cmds::run(cmd),
+        Command::Sample(cmd) => sample_cmds::run(cmd),
         Command::Perft {
             sfen,
             game,

@@ -528,3 +528,117 @@ fn the_report_says_which_digits_are_determined() {
     let digits = st["digits"].as_u64().unwrap();
     assert!((1..=4).contains(&digits), "{st}");
 }
+
+/// `sample` prints the samples `estimate` counts: over the same seed and samples, its
+/// verdicts add up to the estimate's counters, each rank unranks to its SFEN, and each
+/// certificate replays to its sample.
+#[test]
+fn sample_prints_what_estimate_counts() {
+    for (game, n, method) in [
+        ("mini", 3000u64, "fast"),
+        ("mini", 2000, "paper"),
+        ("shogi", 3000, "paper"),
+    ] {
+        let ns = n.to_string();
+        let (ok, out, err) = run(&[
+            "sample",
+            "--game",
+            game,
+            "--samples",
+            &ns,
+            "--seed",
+            "9",
+            "--method",
+            method,
+            "--json",
+        ]);
+        assert!(ok, "{err}");
+        let records: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(records.len() as u64, n);
+        let count = |v: &str| records.iter().filter(|r| r["verdict"] == v).count() as u64;
+        let e = json(&[
+            "estimate",
+            "--game",
+            game,
+            "--samples",
+            &ns,
+            "--seed",
+            "9",
+            "--method",
+            method,
+            "--json",
+            "-q",
+        ]);
+        let passed_mirror = n - count("non-canonical");
+        assert_eq!(e["passed_mirror"].as_u64(), Some(passed_mirror));
+        assert_eq!(
+            e["passed_placement"].as_u64(),
+            Some(passed_mirror - count("illegal-placement"))
+        );
+        assert_eq!(
+            e["passed_check"].as_u64(),
+            Some(passed_mirror - count("illegal-placement") - count("opponent-in-check"))
+        );
+        assert_eq!(e["reachable"].as_u64(), Some(count("reachable")));
+        assert_eq!(e["unreachable"].as_u64(), Some(count("unreachable")));
+        if method == "fast" {
+            assert_eq!(
+                e["with_predecessor"].as_u64(),
+                Some(
+                    count("reachable")
+                        + count("unreachable")
+                        + count("unknown")
+                        + count("not-searched")
+                )
+            );
+        }
+        assert!(count("reachable") > 0, "{game} {method}");
+        for r in records
+            .iter()
+            .filter(|r| r["verdict"] == "reachable")
+            .take(5)
+        {
+            let (ok, sfen, err) = run(&["unrank", "--game", game, r["rank"].as_str().unwrap()]);
+            assert!(ok, "{err}");
+            assert_eq!(sfen, r["sfen"].as_str().unwrap());
+            // The certificate: legal moves from a KK position to the sample.
+            let kk = r["kk"].as_str().unwrap();
+            let replayed = match shogi_core::AnyPosition::from_sfen(kk).unwrap() {
+                shogi_core::AnyPosition::Shogi(mut p) => {
+                    for m in r["moves"].as_array().unwrap() {
+                        p.play_usi(m.as_str().unwrap()).unwrap();
+                    }
+                    p.to_sfen()
+                }
+                shogi_core::AnyPosition::Mini(mut p) => {
+                    for m in r["moves"].as_array().unwrap() {
+                        p.play_usi(m.as_str().unwrap()).unwrap();
+                    }
+                    p.to_sfen()
+                }
+            };
+            let board_and_hands = |s: &str| s.split(' ').take(3).collect::<Vec<_>>().join(" ");
+            assert_eq!(
+                board_and_hands(&replayed),
+                board_and_hands(r["sfen"].as_str().unwrap())
+            );
+        }
+    }
+    // The text form: the same verdicts, index first.
+    let (ok, text, err) = run(&[
+        "sample",
+        "--game",
+        "mini",
+        "--samples",
+        "50",
+        "--first",
+        "7",
+    ]);
+    assert!(ok, "{err}");
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with("7 "), "{first}");
+    assert_eq!(text.lines().count(), 50);
+}

@@ -3,6 +3,7 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+mod audit;
 mod config;
 mod count;
 mod counters;
@@ -15,12 +16,13 @@ mod state;
 mod stats;
 mod target;
 
+pub use audit::{samples, verdict_name, SampleRecord};
 pub use config::{check_phase2_rate, default_phase2_rate, Method, RunConfig, Shard, Space};
 pub use count::{parse_count, parse_sample_count};
 pub use counters::{Counters, FigurePoint, PhaseCounters, SampleOutcome};
 pub use digits::{outward, state, Stated};
 pub use paper::{paper, z_score, z_two_sample, Paper};
-pub use pipeline::{evaluate, phase2_selected, Phase2, SampleSource};
+pub use pipeline::{evaluate, evaluate_sample, phase2_selected, Evaluated, Phase2, SampleSource};
 pub use report::{
     grouped, interval_text, percent, report_json, report_text, space_size, table1_rows,
     table2_rows, StageRow,

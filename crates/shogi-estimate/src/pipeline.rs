@@ -7,7 +7,7 @@ use core::cmp::Ordering;
 use shogi_core::{Game, Position};
 use shogi_rank::filters::{self, compare_boards, FilterOutcome};
 use shogi_rank::{PlacementSampler, Sampler};
-use shogi_reach::{is_kk, Searcher, Verdict};
+use shogi_reach::{is_kk, Certificate, Searcher, Verdict};
 
 /// A space the estimate samples: sample `index` of a seed, the same on every machine.
 pub trait SampleSource<G: Game>: Sync {
@@ -66,30 +66,66 @@ pub fn evaluate<G: Game, S: SampleSource<G>>(
     index: u64,
     phase2: Option<Phase2>,
 ) -> SampleOutcome {
+    evaluate_sample(sampler, searcher, index, phase2).outcome
+}
+
+/// One sample as [`evaluate`] sees it, with what an audit needs besides the outcome.
+pub struct Evaluated<G: Game> {
+    /// The position drawn.
+    pub position: Position<G>,
+    /// What happened to it (exactly what the estimate counts).
+    pub outcome: SampleOutcome,
+    /// For a reachable sample, the certificate the search found.
+    pub certificate: Option<Certificate<G>>,
+}
+
+/// [`evaluate`] with the position and the certificate: the one code path of both, so that
+/// what `shogi-count sample` prints is what `estimate` counted.
+pub fn evaluate_sample<G: Game, S: SampleSource<G>>(
+    sampler: &S,
+    searcher: &mut Searcher<G>,
+    index: u64,
+    phase2: Option<Phase2>,
+) -> Evaluated<G> {
     let pos = sampler.sample(index);
-    match filters::classify(&pos) {
-        FilterOutcome::Mirror => return SampleOutcome::Mirror,
-        FilterOutcome::Placement => return SampleOutcome::Placement,
-        FilterOutcome::Check => return SampleOutcome::Check,
+    let (outcome, certificate) = outcome_of(&pos, searcher, index, phase2);
+    Evaluated {
+        position: pos,
+        outcome,
+        certificate,
+    }
+}
+
+fn outcome_of<G: Game>(
+    pos: &Position<G>,
+    searcher: &mut Searcher<G>,
+    index: u64,
+    phase2: Option<Phase2>,
+) -> (SampleOutcome, Option<Certificate<G>>) {
+    match filters::classify(pos) {
+        FilterOutcome::Mirror => return (SampleOutcome::Mirror, None),
+        FilterOutcome::Placement => return (SampleOutcome::Placement, None),
+        FilterOutcome::Check => return (SampleOutcome::Check, None),
         FilterOutcome::Pass => {}
     }
     if let Some(p) = phase2 {
         let rules = searcher.config().rules;
-        if !is_kk(&pos) && !shogi_retro::has_predecessor(&pos, rules) {
-            return SampleOutcome::NoPredecessor;
+        if !is_kk(pos) && !shogi_retro::has_predecessor(pos, rules) {
+            return (SampleOutcome::NoPredecessor, None);
         }
         if !phase2_selected(p.seed, index, p.rate) {
-            return SampleOutcome::NotSearched;
+            return (SampleOutcome::NotSearched, None);
         }
     }
-    let out = searcher.search(&pos);
+    let out = searcher.search(pos);
     let (expanded, generated) = (out.stats.expanded, out.stats.generated);
-    match out.verdict {
+    let certificate = out.certificate;
+    let outcome = match out.verdict {
         Verdict::Reachable => SampleOutcome::Reachable {
-            plies: out.certificate.map_or(0, |c| c.moves.len() as u32),
+            plies: certificate.as_ref().map_or(0, |c| c.moves.len() as u32),
             expanded,
             generated,
-            symmetric: compare_boards(&pos.hflip(), &pos) == Ordering::Equal,
+            symmetric: compare_boards(&pos.hflip(), pos) == Ordering::Equal,
         },
         Verdict::Unreachable => SampleOutcome::Unreachable {
             depth: out.stats.max_depth,
@@ -100,5 +136,6 @@ pub fn evaluate<G: Game, S: SampleSource<G>>(
             expanded,
             generated,
         },
-    }
+    };
+    (outcome, certificate)
 }

@@ -166,12 +166,48 @@ fn run_game<G: Game>(
     options: &RunOptions,
     after_batch: impl FnMut(&RunState) -> ControlFlow<()>,
 ) -> Result<RunEnd, EstimateError> {
-    let material = state.config.material();
+    struct Drive<'a, F> {
+        state: &'a mut RunState,
+        options: &'a RunOptions,
+        after_batch: F,
+    }
+    impl<G: Game, F: FnMut(&RunState) -> ControlFlow<()>> WithSource<G> for Drive<'_, F> {
+        type Out = Result<RunEnd, EstimateError>;
+        fn with<S: SampleSource<G>>(self, source: &S) -> Self::Out {
+            drive(self.state, self.options, self.after_batch, source)
+        }
+    }
+    let config = state.config.clone();
+    with_source::<G, _>(
+        &config,
+        Drive {
+            state,
+            options,
+            after_batch,
+        },
+    )?
+}
+
+/// Work to do with the sampler of a run: [`with_source`] calls it with the sampler the
+/// configuration asks for, whose type is then known at compile time.
+pub(crate) trait WithSource<G: Game> {
+    /// What the work returns.
+    type Out;
+    /// Does the work with `source`.
+    fn with<S: SampleSource<G>>(self, source: &S) -> Self::Out;
+}
+
+/// Builds the sampler of `config` (its space, material and seed) and hands it to `work`.
+pub(crate) fn with_source<G: Game, W: WithSource<G>>(
+    config: &RunConfig,
+    work: W,
+) -> Result<W::Out, EstimateError> {
+    let material = config.material();
     let bad_material = |e: shogi_rank::MaterialError| {
         EstimateError::Config(format!("material {:?}: {e}", material.0))
     };
-    let seed = state.config.seed;
-    match state.config.space {
+    let seed = config.seed;
+    Ok(match config.space {
         Space::Candidate => {
             let owned;
             let table: &RankTable<G> = if material == G::MATERIAL {
@@ -180,7 +216,7 @@ fn run_game<G: Game>(
                 owned = RankTable::<G>::new(&material).map_err(bad_material)?;
                 &owned
             };
-            drive(state, options, after_batch, &Sampler::new(table, seed))
+            work.with(&Sampler::new(table, seed))
         }
         Space::PlacementLegal => {
             let owned;
@@ -190,14 +226,9 @@ fn run_game<G: Game>(
                 owned = PlacementTable::<G>::new(&material).map_err(bad_material)?;
                 &owned
             };
-            drive(
-                state,
-                options,
-                after_batch,
-                &PlacementSampler::new(table, seed),
-            )
+            work.with(&PlacementSampler::new(table, seed))
         }
-    }
+    })
 }
 
 /// The chunks of `next..stop`: they end on the multiples of [`CHUNK`] counted from `start`,
