@@ -7,6 +7,7 @@ have the fields of `shogi-count <command> --json`. Bad input raises `ValueError`
 `TypeError` for an argument of the wrong type) with the library's message.
 """
 
+import os
 from typing import Any, Callable, Literal, Optional, SupportsIndex, final
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "pass_count",
     "rank",
     "reach",
+    "sample",
     "unrank",
 ]
 
@@ -122,15 +124,42 @@ def estimate(
     progress: Optional[Callable[[int, int], object]] = None,
     max_expanded: Optional[SupportsIndex] = None,
     max_nodes: Optional[SupportsIndex] = None,
+    space: Optional[Literal["candidate", "placement-legal"]] = None,
+    phase2_rate: Optional[float | Literal["none"]] = None,
+    target_digits: Optional[SupportsIndex] = None,
+    target_half_width: Optional[float] = None,
+    out: Optional[str | os.PathLike[str]] = None,
+    resume: bool = False,
+    shard: Optional[str] = None,
 ) -> dict[str, Any]:
     """The Monte Carlo estimate of the number of reachable positions from `samples`
-    uniform samples (seed 1 unless given), as `shogi-count estimate --json` prints it.
-    `method="fast"` (the default, as the command line's) samples the placement-legal space
-    and searches a share of the survivors (two-phase sampling, docs/METHOD.md §10);
-    `method="paper"` samples `P_K` and searches every survivor. The same seed and samples
-    give the same counters on any machine and thread count. The GIL
-    is released while sampling; `progress(done, total)` is called after each batch, and an
-    exception it raises, or Ctrl-C, stops the run and propagates."""
+    uniform samples (seed 1 unless given), as `shogi-count estimate --json` prints it, with
+    every option of the command line. `method="fast"` (the default) samples the
+    placement-legal space and searches a share of the survivors (two-phase sampling,
+    docs/METHOD.md §10); `method="paper"` samples `P_K` and searches every survivor;
+    `space` and `phase2_rate` (a share in (0, 1] or `"none"`) override the method's.
+    `target_digits` or `target_half_width` stop the run at that precision; `out` keeps a
+    checkpointed, checksummed state file, `resume=True` continues the run saved there;
+    `shard="K/N"` runs slice K of N. The same seed and samples give the same counters on
+    any machine and thread count. The GIL is released while sampling; `progress(done,
+    total)` is called after each batch, and an exception it raises, or Ctrl-C, stops the
+    run (with a final checkpoint in `out`) and propagates."""
+
+def sample(
+    game: _Game = "shogi",
+    *,
+    samples: SupportsIndex,
+    seed: Optional[SupportsIndex] = None,
+    first: Optional[SupportsIndex] = None,
+    method: Literal["fast", "paper"] = "fast",
+    space: Optional[Literal["candidate", "placement-legal"]] = None,
+    phase2_rate: Optional[float | Literal["none"]] = None,
+    max_expanded: Optional[SupportsIndex] = None,
+) -> list[dict[str, Any]]:
+    """The samples `estimate` draws with `seed`, from index `first` (default 0) on, each
+    with the verdict the estimate counts, as `shogi-count sample --json` prints them:
+    `index`, `rank`, `sfen`, `verdict`, `expanded`, and `kk` and `moves` for a reachable
+    sample. The GIL is released while sampling; Ctrl-C stops it."""
 
 def mate(sfen: str, nodes: Optional[SupportsIndex] = None) -> dict[str, Any]:
     """A checkmate search by the side to move (df-pn, docs/METHOD.md §11–§12), as

@@ -35,6 +35,7 @@ fn shogi_count_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reach::classify, m)?)?;
     m.add_function(wrap_pyfunction!(reach::reach, m)?)?;
     m.add_function(wrap_pyfunction!(estimate::estimate, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate::sample, m)?)?;
     m.add_function(wrap_pyfunction!(mate::mate, m)?)?;
     m.add_function(wrap_pyfunction!(mate::pass_count, m)?)?;
     Ok(())

@@ -4,6 +4,8 @@ lines of the shogi-count binary on the same inputs: the same fields, the same va
 import json
 import random
 
+import pytest
+
 import shogi_count as sc
 from conftest import TESTDATA, read_tsv
 
@@ -118,3 +120,40 @@ def test_estimate_agrees_with_the_cli(cli):
         assert ours["threads"] == 1
         space = "candidate" if method == "paper" else "placement-legal"
         assert int(ours["space"]) == sc.count(game, space)
+
+
+def test_estimate_options_agree_with_the_cli(cli, tmp_path):
+    """Every option of the command line, the same counters and report."""
+    for extra, kwargs in [
+        (["--space", "candidate", "--phase2-rate", "0.5"], {"space": "candidate", "phase2_rate": 0.5}),
+        (["--phase2-rate", "none"], {"phase2_rate": "none"}),
+        (["--target-half-width", "0.02"], {"target_half_width": 0.02}),
+        (["--shard", "1/3"], {"shard": "1/3"}),
+    ]:
+        samples = 10**9 if "target_half_width" in kwargs else 30000
+        line = json.loads(
+            cli("estimate", "--game", "mini", "--samples", str(samples), "--seed", "4", *extra, "--json", "--quiet")
+        )
+        ours = sc.estimate("mini", samples=samples, seed=4, threads=1, **kwargs)
+        assert {k: v for k, v in ours.items() if k not in TIMING} == {k: v for k, v in line.items() if k not in TIMING}
+    # out and resume: a finished run's file, read back, gives the same report.
+    out = tmp_path / "run.json"
+    first = sc.estimate("mini", samples=20000, seed=2, threads=1, out=str(out))
+    again = sc.estimate("mini", samples=20000, seed=2, threads=1, out=str(out), resume=True)
+    assert {k: v for k, v in first.items() if k not in TIMING} == {k: v for k, v in again.items() if k not in TIMING}
+    line = json.loads(cli("merge", "--json", str(out)))
+    assert line["reachable"] == first["reachable"]
+    with pytest.raises(ValueError, match="exists"):
+        sc.estimate("mini", samples=20000, seed=2, out=str(out))
+    with pytest.raises(ValueError, match="seed"):
+        sc.estimate("mini", samples=20000, seed=3, out=str(out), resume=True)
+    with pytest.raises(ValueError, match="target"):
+        sc.estimate("mini", samples=20000, target_digits=3, target_half_width=0.1)
+
+
+def test_sample_agrees_with_the_cli(cli):
+    for game, method in [("mini", "fast"), ("shogi", "paper")]:
+        lines = cli("sample", "--game", game, "--samples", "300", "--seed", "6", "--first", "10", "--method", method, "--json")
+        ours = sc.sample(game, samples=300, seed=6, first=10, method=method)
+        assert ours == json_lines(lines)
+        assert [r["index"] for r in ours] == list(range(10, 310))
