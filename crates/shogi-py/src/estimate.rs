@@ -5,8 +5,8 @@ use crate::args::{game, int_in, opt_int_in, to_py, value_error};
 use core::ops::ControlFlow;
 use pyo3::prelude::*;
 use shogi_estimate::{
-    check_phase2_rate, check_writable, report_json, run, thread_count, Method, RunConfig,
-    RunEnd, RunOptions, RunState, Shard, Space, Target,
+    check_phase2_rate, check_writable, report_json, run, thread_count, Method, RunConfig, RunEnd,
+    RunOptions, RunState, Shard, Space, Target,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -195,7 +195,10 @@ fn config_of(
             Some(f)
         };
     }
-    config.target = match (opt_int_in(target_digits, "target_digits", 1..=9)?, target_half_width) {
+    config.target = match (
+        opt_int_in(target_digits, "target_digits", 1..=9)?,
+        target_half_width,
+    ) {
         (Some(_), Some(_)) => {
             return Err(value_error(
                 "give target_digits or target_half_width, not both",
@@ -212,7 +215,9 @@ fn config_of(
     if let Some(shard) = shard {
         config.shard = Shard::parse(shard).map_err(value_error)?;
         if config.target.is_some() && config.shard != Shard::WHOLE {
-            return Err(value_error("a precision target needs the whole run, not a shard"));
+            return Err(value_error(
+                "a precision target needs the whole run, not a shard",
+            ));
         }
     }
     Ok(config)
