@@ -523,11 +523,7 @@ fn print_report(
     } else {
         report_text(config, counters, elapsed, threads).map_err(|e| e.to_string())?
     };
-    // Not `print!`, which panics when standard output is a closed pipe (`| head`).
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(|e| format!("writing the report: {e}"))
+    crate::output::print(&text)
 }
 
 /// A precision to run to.

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use shogi_core::{AnyPosition, Game, GameKind, MiniShogi, Position, Rules, Shogi};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -9,16 +10,27 @@ mod estimate_cmds;
 mod inputs;
 mod mate_cmds;
 mod options;
+mod output;
 mod rank_cmds;
 mod reach_cmds;
 mod retro_cmds;
 use options::RuleArgs;
 
+/// The exit codes, the same for every command (README.md lists them too).
+const EXIT_CODES: &str = "\
+Exit codes, the same for every command:
+  0    success
+  1    an error: a bad position or file, an invalid input line, a failed write
+  2    a usage error: an unknown option or an invalid option value
+  130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM (estimate checkpoints first)
+  141  standard output was closed early (`| head`): the output stops there, silently";
+
 #[derive(Parser)]
 #[command(
     name = "shogi-count",
     version,
-    about = "Counting the positions of Shogi-like games"
+    about = "Counting the positions of Shogi-like games",
+    after_help = EXIT_CODES
 )]
 struct Cli {
     #[command(subcommand)]
@@ -60,7 +72,10 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    // Whatever a command left in the buffer of standard output is written here, where an
+    // error can still change the exit code.
+    let done = run(cli).and_then(|()| output::stdout().flush().map_err(output::error));
+    match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("shogi-count: {e}");
@@ -106,17 +121,17 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 (None, _) => perft(&Position::<Shogi>::startpos(), rules, depth, divide),
             }
-            Ok(())
         }
     }
 }
 
-fn perft<G: Game>(pos: &Position<G>, rules: Rules, depth: u32, divide: bool) {
+fn perft<G: Game>(pos: &Position<G>, rules: Rules, depth: u32, divide: bool) -> Result<(), String> {
     let start = Instant::now();
+    let mut out = output::stdout();
     let total = if divide && depth > 0 {
         let mut total = 0;
         for (mv, n) in pos.perft_divide(rules, depth) {
-            println!("{} {n}", mv.to_usi::<G>());
+            writeln!(out, "{} {n}", mv.to_usi::<G>()).map_err(output::error)?;
             total += n;
         }
         total
@@ -128,5 +143,5 @@ fn perft<G: Game>(pos: &Position<G>, rules: Rules, depth: u32, divide: bool) {
         "perft {depth}: {total} nodes in {secs:.3} s ({:.1} M nodes/s)",
         total as f64 / secs.max(1e-9) / 1e6
     );
-    println!("{total}");
+    writeln!(out, "{total}").map_err(output::error)
 }

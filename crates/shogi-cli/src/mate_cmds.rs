@@ -206,8 +206,7 @@ fn run_parallel<W: Worker>(
         drop(tx);
         // Solvers are made on first use, so this worker costs nothing.
         let reporter = make();
-        let stdout = std::io::stdout();
-        let mut out = stdout.lock();
+        let mut out = crate::output::stdout();
         let mut pending = std::collections::BTreeMap::new();
         let mut printed = 0;
         for (i, line) in rx {
@@ -219,7 +218,7 @@ fn run_parallel<W: Worker>(
                     eprintln!("shogi-count: {} {}: {e}", input.what, input.n);
                     reporter.invalid(&input.sfen, &e, json)
                 });
-                writeln!(out, "{text}").map_err(|e| format!("writing the output: {e}"))?;
+                writeln!(out, "{text}").map_err(crate::output::error)?;
                 printed += 1;
             }
         }

@@ -1,5 +1,6 @@
 //! `count`, `rank` and `unrank`: the candidate space `P_K` of docs/METHOD.md §4 and its ranking.
 
+use crate::output;
 use clap::Subcommand;
 use num_bigint::BigUint;
 use shogi_core::{AnyPosition, Game, GameKind, MiniShogi, Relax, Shogi};
@@ -53,7 +54,7 @@ pub fn run(cmd: RankCommand) -> Result<(), String> {
                     full_placement_table::<MiniShogi>().count()
                 }
             };
-            println!("{n}");
+            output::print(&format!("{n}\n"))?;
         }
         RankCommand::Unrank { game, rank } => {
             let r: BigUint = rank
@@ -64,7 +65,7 @@ pub fn run(cmd: RankCommand) -> Result<(), String> {
                 GameKind::Shogi => unrank(full_table::<Shogi>(), &r)?,
                 GameKind::Mini => unrank(full_table::<MiniShogi>(), &r)?,
             };
-            println!("{sfen}");
+            output::print(&format!("{sfen}\n"))?;
         }
         RankCommand::Rank { sfen } => {
             let r = match AnyPosition::from_sfen_with(sfen.trim(), Relax::CANDIDATE)
@@ -74,7 +75,7 @@ pub fn run(cmd: RankCommand) -> Result<(), String> {
                 AnyPosition::Mini(p) => full_table::<MiniShogi>().rank(&p),
             }
             .map_err(|e| e.to_string())?;
-            println!("{r}");
+            output::print(&format!("{r}\n"))?;
         }
     }
     Ok(())

@@ -2,6 +2,7 @@
 //! certificate of a reachable one.
 
 use crate::options::RuleArgs;
+use crate::output;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use shogi_cli::{reach, Classifier, ClassifyRecord, ReachError};
@@ -138,8 +139,7 @@ fn run_classify(json: bool, config: SearchConfig, sfens: Vec<String>) -> Result<
     let mut classifier = Classifier::new(config);
     let mut counts = [0u64; Stage::ALL.len()];
     let mut invalid = 0u64;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = output::stdout();
     let mut one = |what: &str, n: usize, sfen: &str| -> Result<(), String> {
         match classifier.classify(sfen) {
             Ok(r) => {
@@ -156,7 +156,7 @@ fn run_classify(json: bool, config: SearchConfig, sfens: Vec<String>) -> Result<
                 write_invalid(&mut out, json, sfen, &e)
             }
         }
-        .map_err(|e| format!("writing the output: {e}"))
+        .map_err(output::error)
     };
     crate::inputs::for_each(&sfens, |what, n, line| one(what, n, line))?;
     let summary: Vec<String> = Stage::ALL
@@ -218,7 +218,7 @@ fn print_reach<G: Game>(
         ReachError::Unknown { .. } => format!("{e}; raise --max-expanded or --max-nodes"),
         e => e.to_string(),
     })?;
-    println!("{}\n{}", r.start, r.moves.join(" "));
+    output::print(&format!("{}\n{}\n", r.start, r.moves.join(" ")))?;
     eprintln!(
         "reachable (moves: {}, expanded: {})",
         r.moves.len(),
