@@ -40,12 +40,13 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaf nodes of the legal move tree (perft); the count is the last line.
+    ///
+    /// `perft 5` counts from Shogi's initial position, `perft --game mini 5` from Mini
+    /// Shogi's, `perft 3 "<sfen>"` from a position (the game follows from its number of
+    /// ranks).
     Perft {
-        /// Start from this SFEN (the game follows from its number of ranks).
-        #[arg(long)]
-        sfen: Option<String>,
         /// The game: its initial position is the start when no SFEN is given (default
-        /// shogi); with --sfen, the SFEN must be of this game.
+        /// shogi); with a SFEN, the SFEN must be of this game.
         #[arg(long, value_enum)]
         game: Option<GameKind>,
         /// Print the count below each legal first move.
@@ -57,6 +58,13 @@ enum Command {
         /// recursion would overflow the stack).
         #[arg(value_parser = clap::value_parser!(u32).range(0..=i64::from(shogi_cli::MAX_PERFT_DEPTH)))]
         depth: u32,
+        /// Start from this position instead of the initial one.
+        #[arg(value_name = "SFEN")]
+        sfen: Option<String>,
+        /// The same as the SFEN argument, for scripts written before it existed
+        /// (`perft --sfen "<sfen>" 2`).
+        #[arg(long = "sfen", value_name = "SFEN", conflicts_with = "sfen")]
+        sfen_option: Option<String>,
     },
     #[command(flatten)]
     Ranking(rank_cmds::RankCommand),
@@ -92,14 +100,15 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Estimate(cmd) => estimate_cmds::run_command(cmd),
         Command::Mate(cmd) => mate_cmds::run(cmd),
         Command::Perft {
-            sfen,
             game,
             divide,
             rules,
             depth,
+            sfen,
+            sfen_option,
         } => {
             let rules = rules.rules();
-            match (sfen, game) {
+            match (sfen.or(sfen_option), game) {
                 (Some(s), Some(GameKind::Shogi)) => perft(
                     &Position::<Shogi>::from_sfen(&s).map_err(|e| e.to_string())?,
                     rules,
