@@ -101,7 +101,7 @@ pub struct EstimateArgs {
     seed: Option<u64>,
     /// Worker threads [default: $SLURM_CPUS_PER_TASK, else every core this process may
     /// use]. Never more than the cores the process may run on.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::options::parse_threads)]
     threads: Option<usize>,
     /// Keep the state in this JSON file: checkpointed atomically while running, on
     /// SIGINT or SIGTERM, and at the end with the final counters. An existing file is not

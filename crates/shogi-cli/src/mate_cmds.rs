@@ -89,7 +89,8 @@ pub struct CommonArgs {
     /// Spread the positions over T threads (default: every core). Each thread has its
     /// own table, cleared for every position, so the answer for a position does not
     /// depend on T.
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_negative_numbers = true,
+          value_parser = crate::options::parse_threads)]
     threads: Option<usize>,
     /// Which hand the defender holds: rest (everything not on the board and not in the
     /// attacker's hand) or sfen (the SFEN's).
@@ -113,7 +114,6 @@ impl CommonArgs {
 
     fn threads(self) -> usize {
         self.threads
-            .filter(|&t| t > 0)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
 }

@@ -11,6 +11,15 @@ fn parse_space(s: &str) -> Result<Space, String> {
     s.parse()
 }
 
+/// A rank as clap reads it, so that text that is no rank at all is a usage error (exit
+/// code 2); a number past the last rank is found when the table is there (exit code 1).
+fn parse_rank(s: &str) -> Result<BigUint, String> {
+    // Clap quotes the value itself.
+    s.trim()
+        .parse()
+        .map_err(|_| "not a non-negative decimal integer".to_string())
+}
+
 /// The subcommands over the ranking.
 #[derive(Subcommand)]
 pub enum RankCommand {
@@ -31,8 +40,8 @@ pub enum RankCommand {
         #[arg(long, value_enum, default_value = "shogi")]
         game: GameKind,
         /// The rank, a decimal integer in [0, |P_K|).
-        #[arg(allow_hyphen_values = true)]
-        rank: String,
+        #[arg(allow_hyphen_values = true, value_parser = parse_rank)]
+        rank: BigUint,
     },
     /// Print the rank of a position given as SFEN (the game follows from its number of
     /// ranks).
@@ -56,11 +65,7 @@ pub fn run(cmd: RankCommand) -> Result<(), String> {
             };
             output::print(&format!("{n}\n"))?;
         }
-        RankCommand::Unrank { game, rank } => {
-            let r: BigUint = rank
-                .trim()
-                .parse()
-                .map_err(|_| format!("not a non-negative decimal integer: {rank:?}"))?;
+        RankCommand::Unrank { game, rank: r } => {
             let sfen = match game {
                 GameKind::Shogi => unrank(full_table::<Shogi>(), &r)?,
                 GameKind::Mini => unrank(full_table::<MiniShogi>(), &r)?,
