@@ -11,6 +11,7 @@ mod inputs;
 mod mate_cmds;
 mod options;
 mod output;
+mod quote;
 mod rank_cmds;
 mod reach_cmds;
 mod retro_cmds;
@@ -79,14 +80,32 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // The arguments as text, to cut the long ones out of error messages.
+    let args: Vec<String> = std::env::args_os()
+        .filter_map(|a| a.into_string().ok())
+        .collect();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go to standard output, and errors without a long argument in
+        // them keep clap's own rendering (colours on a terminal).
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            let text = e.render().to_string();
+            let clipped = quote::clip_arguments(&text, &args);
+            if clipped == text {
+                e.exit()
+            }
+            eprint!("{clipped}");
+            std::process::exit(e.exit_code())
+        }
+    };
     // Whatever a command left in the buffer of standard output is written here, where an
     // error can still change the exit code.
     let done = run(cli).and_then(|()| output::stdout().flush().map_err(output::error));
     match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("shogi-count: {e}");
+            eprintln!("shogi-count: {}", quote::clip_arguments(&e, &args));
             ExitCode::FAILURE
         }
     }

@@ -99,7 +99,12 @@ impl SearchArgs {
 
 fn parse_weights(s: &str) -> Result<Weights, String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
-    let bad = || format!("expected three integers A,B,C from 0 to 1000, got {s:?}");
+    let bad = || {
+        format!(
+            "expected three integers A,B,C from 0 to 1000, got {}",
+            crate::quote::quoted(s)
+        )
+    };
     let [a, b, c] = parts[..] else {
         return Err(bad());
     };

@@ -8,12 +8,13 @@
 /// not turn into a 100 kB error.
 const ECHO: usize = 40;
 
-/// `text`, cut to [`ECHO`] characters for an error message.
-fn echo(text: &str) -> String {
+/// `text` between backquotes, cut to [`ECHO`] characters for an error message: the
+/// crate's one way of quoting what the user typed.
+pub(crate) fn echo(text: &str) -> String {
     let mut chars = text.chars();
     let head: String = chars.by_ref().take(ECHO).collect();
     if chars.next().is_some() {
-        format!("`{head}...` ({} bytes)", text.len())
+        format!("`{head}…` ({} bytes)", text.len())
     } else {
         format!("`{head}`")
     }
