@@ -45,7 +45,8 @@ pub enum MateCommand {
         #[arg(long)]
         no_superiority: bool,
         /// The positions (the game of each follows from its number of ranks). Without
-        /// any, one SFEN per line is read from standard input, blank lines skipped.
+        /// any, one SFEN per line is read from standard input, blank lines skipped. An
+        /// empty argument is refused (exit code 1) before any search.
         sfens: Vec<String>,
     },
     /// Compute the possible pass count of each position for its side to move
@@ -78,7 +79,8 @@ pub enum MateCommand {
         nodes: u64,
         #[command(flatten)]
         common: CommonArgs,
-        /// The positions; without any, one SFEN per line from standard input.
+        /// The positions; without any, one SFEN per line from standard input, blank lines
+        /// skipped. An empty argument is refused (exit code 1) before any search.
         sfens: Vec<String>,
     },
 }

@@ -38,7 +38,8 @@ pub enum ReachCommand {
         #[command(flatten)]
         search: SearchArgs,
         /// The positions (the game of each follows from its number of ranks). Without any,
-        /// one SFEN per line is read from standard input, blank lines skipped.
+        /// one SFEN per line is read from standard input, blank lines skipped. An empty
+        /// argument is refused (exit code 1) before any search.
         sfens: Vec<String>,
     },
     /// Print a certificate that a position is reachable: a legal game leading to it.

@@ -507,16 +507,38 @@ fn empty_strings_are_refused() {
         refused(&["reach", "--from-start", blank], &["empty SFEN"]);
     }
     refused(&["unrank", "--game", "mini", ""], &["not a non-negative"]);
-    // An empty SFEN argument to `classify` is skipped like a blank line of standard input
-    // (current behaviour): nothing is classified, and it is never a position.
-    for json in [false, true] {
-        let verdicts = classify(&os(&[""]), None, json);
-        assert!(verdicts.is_empty(), "{verdicts:?}");
-        let verdicts = classify(&os(&[KK_SHOGI, "", "  "]), None, json);
-        assert_eq!(verdicts, ["reachable"]);
+    // The commands of many positions refuse an empty argument before any search, naming
+    // it: an empty SFEN is a mistake, never a position to skip or to answer.
+    for cmd in [
+        &["classify"][..],
+        &["classify", "--json"],
+        &["mate"],
+        &["pass-count"],
+    ] {
+        for blank in ["", "   ", "\t"] {
+            refused(&[cmd, &[blank]].concat(), &["argument 1 is empty"]);
+            refused(
+                &[cmd, &[KK_SHOGI, blank]].concat(),
+                &["argument 2 is empty"],
+            );
+            refused(
+                &[cmd, &[blank, KK_SHOGI, ""]].concat(),
+                &["argument 1 is empty"],
+            );
+        }
     }
+    // On standard input, blank lines are skipped; with no position at all, nothing is
+    // printed, the exit code is 0, and standard error says so.
     assert!(classify(&[], Some(b""), false).is_empty());
     assert!(classify(&[], Some(b"\n\n  \n"), true).is_empty());
+    for cmd in ["classify", "mate", "pass-count"] {
+        for input in [&b""[..], b"\n \t\n\n"] {
+            let o = spawn(&os(&[cmd]), Some(input));
+            assert_eq!(o.code, Some(0), "{cmd}: {}", o.err);
+            assert!(o.out.is_empty(), "{cmd}: {}", o.out);
+            assert!(o.err.contains("no positions read"), "{cmd}: {}", o.err);
+        }
+    }
 }
 
 #[test]
