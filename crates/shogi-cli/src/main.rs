@@ -9,6 +9,7 @@ use std::time::Instant;
 mod estimate_cmds;
 mod inputs;
 mod mate_cmds;
+mod memory;
 mod options;
 mod output;
 mod quote;
