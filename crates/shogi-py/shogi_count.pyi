@@ -61,7 +61,8 @@ class Position:
     def perft(self, depth: SupportsIndex) -> int:
         """The number of leaves of the legal move tree `depth` plies deep (0 to 20). The
         position must be legal (`ValueError` if `validate()` names anything). The GIL is
-        released while counting; Ctrl-C is seen when the count ends."""
+        released while counting, and Ctrl-C stops a count within a fraction of a second
+        (`KeyboardInterrupt`)."""
     def unmoves(self) -> list[tuple[str, str]]:
         """Every legal predecessor as `(unmove, sfen)`: the unmove in shogi-retro's text
         form (`P7g7f`, `+B9i8ixP`, `P*5d`: the piece that moved, the USI move, and `x` with
@@ -100,7 +101,8 @@ def classify(
     `unreachable` or `unknown`), `nodes` (expanded), `generated`, `predecessors`,
     `capture_expansions`, `peak_open`, `peak_closed`, `max_depth`, and for a reachable
     position `kk` and `moves` (USI, from `kk`). The limits bound the search (verdict
-    `unknown` when reached). The GIL is released while searching."""
+    `unknown` when reached). The GIL is released while searching, and Ctrl-C stops the
+    search (`KeyboardInterrupt`)."""
 
 def reach(
     sfen: str,
@@ -112,7 +114,8 @@ def reach(
     [usi, ...]}` from the KK position the backward search reached, or with
     `from_start=True` from the game's initial position. `ValueError` with the reason when
     there is none (a filter fails, `unreachable`, or `unknown` when a limit stopped the
-    search)."""
+    search). The GIL is released while searching, and Ctrl-C stops the search
+    (`KeyboardInterrupt`)."""
 
 def estimate(
     game: _Game = "shogi",

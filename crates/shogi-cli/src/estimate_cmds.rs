@@ -109,7 +109,7 @@ pub struct EstimateArgs {
     seed: Option<u64>,
     /// Worker threads [default: $SLURM_CPUS_PER_TASK, else every core this process may
     /// use]. Never more than the cores the process may run on.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::options::parse_threads)]
     threads: Option<usize>,
     /// Keep the state in this JSON file: checkpointed atomically while running, on
     /// SIGINT or SIGTERM, and at the end with the final counters. An existing file is not
@@ -576,11 +576,7 @@ fn print_report(
     } else {
         report_text(config, counters, elapsed, threads).map_err(|e| e.to_string())?
     };
-    // Not `print!`, which panics when standard output is a closed pipe (`| head`).
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(|e| format!("writing the report: {e}"))
+    crate::output::print(&text)
 }
 
 /// A progress bar on a terminal; plain lines every 10 seconds otherwise (logs of batch

@@ -1,6 +1,6 @@
 //! The positions of a command: SFENs given as arguments, or one a line on standard input.
 
-use std::io::BufRead;
+use std::io::{BufRead, IsTerminal};
 
 /// One input SFEN and where it came from, for error messages.
 pub struct Input {
@@ -12,16 +12,25 @@ pub struct Input {
     pub sfen: String,
 }
 
-/// Calls `f` on every non-blank input in order: the arguments, or without any the lines
-/// of standard input. Stdin is read as bytes, so a line that is not UTF-8 is one (invalid)
-/// input, not the end of the stream.
+/// Calls `f` on every input in order: the arguments, or without any the lines of standard
+/// input. Stdin is read as bytes, so a line that is not UTF-8 is one (invalid) input, not
+/// the end of the stream.
+///
+/// Blank lines of standard input are skipped (a file may end with one, or separate groups
+/// of positions), and a note on standard error says so when there was no position at all.
+/// A blank argument is refused before `f` sees any input: it is a mistake (an unset shell
+/// variable, an empty field), not a position, and no search should start before it shows.
 pub fn for_each(
     sfens: &[String],
     mut f: impl FnMut(&'static str, usize, &str) -> Result<(), String>,
 ) -> Result<(), String> {
     if sfens.is_empty() {
         let mut input = std::io::stdin().lock();
+        if input.is_terminal() {
+            eprintln!("shogi-count: reading SFENs from the terminal, one a line (Ctrl-D ends)");
+        }
         let mut buf = Vec::new();
+        let mut positions = 0u64;
         for n in 1.. {
             buf.clear();
             let read = input
@@ -32,20 +41,25 @@ pub fn for_each(
             }
             let line = String::from_utf8_lossy(&buf);
             if !line.trim().is_empty() {
+                positions += 1;
                 f("line", n, line.trim())?;
             }
         }
+        if positions == 0 {
+            eprintln!("shogi-count: no positions read from standard input");
+        }
     } else {
+        if let Some(i) = sfens.iter().position(|s| s.trim().is_empty()) {
+            return Err(format!("argument {} is empty: no position", i + 1));
+        }
         for (i, s) in sfens.iter().enumerate() {
-            if !s.trim().is_empty() {
-                f("argument", i + 1, s.trim())?;
-            }
+            f("argument", i + 1, s.trim())?;
         }
     }
     Ok(())
 }
 
-/// Every non-blank input, read up front.
+/// Every input, read up front, as [`for_each`] reads them.
 pub fn collect(sfens: &[String]) -> Result<Vec<Input>, String> {
     let mut all = Vec::new();
     for_each(sfens, |what, n, sfen| {

@@ -2,24 +2,38 @@
 
 use clap::{Parser, Subcommand};
 use shogi_core::{AnyPosition, Game, GameKind, MiniShogi, Position, Rules, Shogi};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
 mod estimate_cmds;
 mod inputs;
 mod mate_cmds;
+mod memory;
 mod options;
+mod output;
+mod quote;
 mod rank_cmds;
 mod reach_cmds;
 mod retro_cmds;
 mod sample_cmds;
 use options::RuleArgs;
 
+/// The exit codes, the same for every command (README.md lists them too).
+const EXIT_CODES: &str = "\
+Exit codes, the same for every command:
+  0    success
+  1    an error: a bad position or file, an invalid input line, a failed write
+  2    a usage error: an unknown option or an invalid option value
+  130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM (estimate checkpoints first)
+  141  standard output was closed early (`| head`): the output stops there, silently";
+
 #[derive(Parser)]
 #[command(
     name = "shogi-count",
     version,
-    about = "Counting the positions of Shogi-like games"
+    about = "Counting the positions of Shogi-like games",
+    after_help = EXIT_CODES
 )]
 struct Cli {
     #[command(subcommand)]
@@ -29,12 +43,13 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaf nodes of the legal move tree (perft); the count is the last line.
+    ///
+    /// `perft 5` counts from Shogi's initial position, `perft --game mini 5` from Mini
+    /// Shogi's, `perft 3 "<sfen>"` from a position (the game follows from its number of
+    /// ranks).
     Perft {
-        /// Start from this SFEN (the game follows from its number of ranks).
-        #[arg(long)]
-        sfen: Option<String>,
         /// The game: its initial position is the start when no SFEN is given (default
-        /// shogi); with --sfen, the SFEN must be of this game.
+        /// shogi); with a SFEN, the SFEN must be of this game.
         #[arg(long, value_enum)]
         game: Option<GameKind>,
         /// Print the count below each legal first move.
@@ -46,6 +61,13 @@ enum Command {
         /// recursion would overflow the stack).
         #[arg(value_parser = clap::value_parser!(u32).range(0..=i64::from(shogi_cli::MAX_PERFT_DEPTH)))]
         depth: u32,
+        /// Start from this position instead of the initial one.
+        #[arg(value_name = "SFEN")]
+        sfen: Option<String>,
+        /// The same as the SFEN argument, for scripts written before it existed
+        /// (`perft --sfen "<sfen>" 2`).
+        #[arg(long = "sfen", value_name = "SFEN", conflicts_with = "sfen")]
+        sfen_option: Option<String>,
     },
     #[command(flatten)]
     Ranking(rank_cmds::RankCommand),
@@ -62,11 +84,32 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
+    // The arguments as text, to cut the long ones out of error messages.
+    let args: Vec<String> = std::env::args_os()
+        .filter_map(|a| a.into_string().ok())
+        .collect();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go to standard output, and errors without a long argument in
+        // them keep clap's own rendering (colours on a terminal).
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            let text = e.render().to_string();
+            let clipped = quote::clip_arguments(&text, &args);
+            if clipped == text {
+                e.exit()
+            }
+            eprint!("{clipped}");
+            std::process::exit(e.exit_code())
+        }
+    };
+    // Whatever a command left in the buffer of standard output is written here, where an
+    // error can still change the exit code.
+    let done = run(cli).and_then(|()| output::stdout().flush().map_err(output::error));
+    match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("shogi-count: {e}");
+            eprintln!("shogi-count: {}", quote::clip_arguments(&e, &args));
             ExitCode::FAILURE
         }
     }
@@ -81,14 +124,15 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Mate(cmd) => mate_cmds::run(cmd),
         Command::Sample(cmd) => sample_cmds::run(cmd),
         Command::Perft {
-            sfen,
             game,
             divide,
             rules,
             depth,
+            sfen,
+            sfen_option,
         } => {
             let rules = rules.rules();
-            match (sfen, game) {
+            match (sfen.or(sfen_option), game) {
                 (Some(s), Some(GameKind::Shogi)) => perft(
                     &Position::<Shogi>::from_sfen(&s).map_err(|e| e.to_string())?,
                     rules,
@@ -110,17 +154,17 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 (None, _) => perft(&Position::<Shogi>::startpos(), rules, depth, divide),
             }
-            Ok(())
         }
     }
 }
 
-fn perft<G: Game>(pos: &Position<G>, rules: Rules, depth: u32, divide: bool) {
+fn perft<G: Game>(pos: &Position<G>, rules: Rules, depth: u32, divide: bool) -> Result<(), String> {
     let start = Instant::now();
+    let mut out = output::stdout();
     let total = if divide && depth > 0 {
         let mut total = 0;
         for (mv, n) in pos.perft_divide(rules, depth) {
-            println!("{} {n}", mv.to_usi::<G>());
+            writeln!(out, "{} {n}", mv.to_usi::<G>()).map_err(output::error)?;
             total += n;
         }
         total
@@ -132,5 +176,5 @@ fn perft<G: Game>(pos: &Position<G>, rules: Rules, depth: u32, divide: bool) {
         "perft {depth}: {total} nodes in {secs:.3} s ({:.1} M nodes/s)",
         total as f64 / secs.max(1e-9) / 1e6
     );
-    println!("{total}");
+    writeln!(out, "{total}").map_err(output::error)
 }

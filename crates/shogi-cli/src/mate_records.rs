@@ -2,7 +2,7 @@
 //! they print.
 
 use serde::Serialize;
-use shogi_core::{AnyPosition, Game, MiniShogi, Relax, Shogi};
+use shogi_core::{AnyPosition, Game, GameKind, MiniShogi, Relax, Shogi};
 use shogi_mate::{
     Defense, MateOptions, MateResult, PackedHand, PassOptions, PassResult, PassSolver, PassVerdict,
     Solver,
@@ -167,6 +167,25 @@ impl MateSolvers {
         }
     }
 
+    /// Makes the solver of `game` now, if it is not made yet, so that its table is
+    /// allocated here: an allocation that fails is an error, where [`MateSolvers::solve`]
+    /// would abort.
+    pub fn reserve(&mut self, game: GameKind) -> Result<(), String> {
+        let opts = self.opts;
+        match game {
+            GameKind::Shogi if self.shogi.is_none() => {
+                self.shogi =
+                    Some(Solver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?);
+            }
+            GameKind::Mini if self.mini.is_none() => {
+                self.mini =
+                    Some(Solver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// Searches one SFEN (the game follows from its number of ranks; the side to move
     /// attacks and may have no king), or says why it is no legal position. Deep lines
     /// recurse deeply: run it on a thread with a large stack (the binary gives 256 MiB).
@@ -210,6 +229,25 @@ impl PassSolvers {
         self.opts.defense
     }
 
+    /// [`MateSolvers::reserve`] for the pass count.
+    pub fn reserve(&mut self, game: GameKind) -> Result<(), String> {
+        let opts = self.opts;
+        match game {
+            GameKind::Shogi if self.shogi.is_none() => {
+                self.shogi = Some(
+                    PassSolver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?,
+                );
+            }
+            GameKind::Mini if self.mini.is_none() => {
+                self.mini = Some(
+                    PassSolver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?,
+                );
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// The pass count of one SFEN, as [`MateSolvers::solve`] (a large stack too).
     pub fn solve(&mut self, sfen: &str) -> Result<PassRecord, String> {
         let opts = self.opts;
@@ -225,5 +263,45 @@ impl PassSolvers {
                 PassRecord::new::<MiniShogi>(sfen, opts.defense, &solver.solve(&p))
             }
         })
+    }
+}
+
+/// Why a table of `entries` entries could not be made.
+fn table_error(entries: usize, e: std::collections::TryReserveError) -> String {
+    match shogi_mate::Table::bytes_for(entries) {
+        Some(bytes) => format!(
+            "cannot allocate a transposition table of {} MiB: {e}",
+            bytes >> 20
+        ),
+        None => format!("cannot allocate a transposition table of {entries} entries: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table the process cannot have is an error from `reserve`, not an abort.
+    #[test]
+    fn a_table_that_cannot_be_allocated_is_an_error() {
+        let mate = MateOptions {
+            table_entries: usize::MAX / 2,
+            ..MateOptions::default()
+        };
+        let e = MateSolvers::new(mate).reserve(GameKind::Mini).unwrap_err();
+        assert!(e.contains("cannot allocate a transposition table"), "{e}");
+        let pass = PassOptions {
+            table_entries: usize::MAX / 64,
+            ..PassOptions::default()
+        };
+        let e = PassSolvers::new(pass).reserve(GameKind::Shogi).unwrap_err();
+        assert!(e.contains("cannot allocate"), "{e}");
+        let mut small = MateSolvers::new(MateOptions {
+            table_entries: 1024,
+            ..MateOptions::default()
+        });
+        small.reserve(GameKind::Shogi).expect("a small table");
+        let r = small.solve("2k2/5/2G2/5/4K b G 1").expect("a position");
+        assert_eq!(r.verdict, "mate");
     }
 }

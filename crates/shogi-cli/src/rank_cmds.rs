@@ -1,5 +1,6 @@
 //! `count`, `rank` and `unrank`: the candidate space `P_K` of docs/METHOD.md §4 and its ranking.
 
+use crate::output;
 use clap::Subcommand;
 use num_bigint::BigUint;
 use shogi_core::{AnyPosition, Game, GameKind, MiniShogi, Relax, Shogi};
@@ -8,6 +9,15 @@ use shogi_rank::{full_placement_table, full_table, RankTable};
 
 fn parse_space(s: &str) -> Result<Space, String> {
     s.parse()
+}
+
+/// A rank as clap reads it, so that text that is no rank at all is a usage error (exit
+/// code 2); a number past the last rank is found when the table is there (exit code 1).
+fn parse_rank(s: &str) -> Result<BigUint, String> {
+    // Clap quotes the value itself.
+    s.trim()
+        .parse()
+        .map_err(|_| "not a non-negative decimal integer".to_string())
 }
 
 /// The subcommands over the ranking.
@@ -30,8 +40,8 @@ pub enum RankCommand {
         #[arg(long, value_enum, default_value = "shogi")]
         game: GameKind,
         /// The rank, a decimal integer in [0, |P_K|).
-        #[arg(allow_hyphen_values = true)]
-        rank: String,
+        #[arg(allow_hyphen_values = true, value_parser = parse_rank)]
+        rank: BigUint,
     },
     /// Print the rank of a position given as SFEN (the game follows from its number of
     /// ranks).
@@ -53,18 +63,14 @@ pub fn run(cmd: RankCommand) -> Result<(), String> {
                     full_placement_table::<MiniShogi>().count()
                 }
             };
-            println!("{n}");
+            output::print(&format!("{n}\n"))?;
         }
-        RankCommand::Unrank { game, rank } => {
-            let r: BigUint = rank
-                .trim()
-                .parse()
-                .map_err(|_| format!("not a non-negative decimal integer: {rank:?}"))?;
+        RankCommand::Unrank { game, rank: r } => {
             let sfen = match game {
                 GameKind::Shogi => unrank(full_table::<Shogi>(), &r)?,
                 GameKind::Mini => unrank(full_table::<MiniShogi>(), &r)?,
             };
-            println!("{sfen}");
+            output::print(&format!("{sfen}\n"))?;
         }
         RankCommand::Rank { sfen } => {
             let r = match AnyPosition::from_sfen_with(sfen.trim(), Relax::CANDIDATE)
@@ -74,7 +80,7 @@ pub fn run(cmd: RankCommand) -> Result<(), String> {
                 AnyPosition::Mini(p) => full_table::<MiniShogi>().rank(&p),
             }
             .map_err(|e| e.to_string())?;
-            println!("{r}");
+            output::print(&format!("{r}\n"))?;
         }
     }
     Ok(())

@@ -2,6 +2,7 @@
 //! certificate of a reachable one.
 
 use crate::options::RuleArgs;
+use crate::output;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use shogi_cli::{reach, Classifier, ClassifyRecord, ReachError};
@@ -37,7 +38,8 @@ pub enum ReachCommand {
         #[command(flatten)]
         search: SearchArgs,
         /// The positions (the game of each follows from its number of ranks). Without any,
-        /// one SFEN per line is read from standard input, blank lines skipped.
+        /// one SFEN per line is read from standard input, blank lines skipped. An empty
+        /// argument is refused (exit code 1) before any search.
         sfens: Vec<String>,
     },
     /// Print a certificate that a position is reachable: a legal game leading to it.
@@ -98,7 +100,12 @@ impl SearchArgs {
 
 fn parse_weights(s: &str) -> Result<Weights, String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
-    let bad = || format!("expected three integers A,B,C from 0 to 1000, got {s:?}");
+    let bad = || {
+        format!(
+            "expected three integers A,B,C from 0 to 1000, got {}",
+            crate::quote::quoted(s)
+        )
+    };
     let [a, b, c] = parts[..] else {
         return Err(bad());
     };
@@ -138,8 +145,7 @@ fn run_classify(json: bool, config: SearchConfig, sfens: Vec<String>) -> Result<
     let mut classifier = Classifier::new(config);
     let mut counts = [0u64; Stage::ALL.len()];
     let mut invalid = 0u64;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = output::stdout();
     let mut one = |what: &str, n: usize, sfen: &str| -> Result<(), String> {
         match classifier.classify(sfen) {
             Ok(r) => {
@@ -156,7 +162,7 @@ fn run_classify(json: bool, config: SearchConfig, sfens: Vec<String>) -> Result<
                 write_invalid(&mut out, json, sfen, &e)
             }
         }
-        .map_err(|e| format!("writing the output: {e}"))
+        .map_err(output::error)
     };
     crate::inputs::for_each(&sfens, |what, n, line| one(what, n, line))?;
     let summary: Vec<String> = Stage::ALL
@@ -218,7 +224,7 @@ fn print_reach<G: Game>(
         ReachError::Unknown { .. } => format!("{e}; raise --max-expanded or --max-nodes"),
         e => e.to_string(),
     })?;
-    println!("{}\n{}", r.start, r.moves.join(" "));
+    output::print(&format!("{}\n{}\n", r.start, r.moves.join(" ")))?;
     eprintln!(
         "reachable (moves: {}, expanded: {})",
         r.moves.len(),

@@ -6,6 +6,8 @@ use shogi_core::{AnyPosition, Game, MiniShogi, Position, PositionErrors, Relax, 
 use shogi_reach::{
     classify, classify_legal, game_to, SearchConfig, SearchStats, Searcher, Stage, Verdict,
 };
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// One line of `classify --json`: where a position stops in the pipeline and what the
 /// search did.
@@ -74,6 +76,7 @@ impl ClassifyRecord {
 /// reused: a searcher keeps its buffers, so later searches do not reallocate.
 pub struct Classifier {
     config: SearchConfig,
+    cancel: Option<Arc<AtomicBool>>,
     shogi: Option<Searcher<Shogi>>,
     mini: Option<Searcher<MiniShogi>>,
 }
@@ -83,9 +86,36 @@ impl Classifier {
     pub fn new(config: SearchConfig) -> Self {
         Classifier {
             config,
+            cancel: None,
             shogi: None,
             mini: None,
         }
+    }
+
+    /// A flag that, once set from another thread, stops the search under way with the
+    /// verdict `unknown` ([`Searcher::set_cancel`]); the caller, which set it, knows the
+    /// verdict is no answer.
+    pub fn set_cancel(&mut self, cancel: Option<Arc<AtomicBool>>) {
+        for s in self.shogi.iter_mut() {
+            s.set_cancel(cancel.clone());
+        }
+        for s in self.mini.iter_mut() {
+            s.set_cancel(cancel.clone());
+        }
+        self.cancel = cancel;
+    }
+
+    /// The searcher in `slot`, made on first use.
+    fn searcher<'a, G: Game>(
+        slot: &'a mut Option<Searcher<G>>,
+        config: SearchConfig,
+        cancel: &Option<Arc<AtomicBool>>,
+    ) -> &'a mut Searcher<G> {
+        slot.get_or_insert_with(|| {
+            let mut s = Searcher::new(config);
+            s.set_cancel(cancel.clone());
+            s
+        })
     }
 
     /// The record of one SFEN (the game follows from its number of ranks), or why it is
@@ -97,12 +127,12 @@ impl Classifier {
             match AnyPosition::from_sfen_with(sfen, Relax::CANDIDATE).map_err(|e| e.to_string())? {
                 AnyPosition::Shogi(p) => ClassifyRecord::new(
                     sfen,
-                    self.shogi.get_or_insert_with(|| Searcher::new(config)),
+                    Self::searcher(&mut self.shogi, config, &self.cancel),
                     &p,
                 ),
                 AnyPosition::Mini(p) => ClassifyRecord::new(
                     sfen,
-                    self.mini.get_or_insert_with(|| Searcher::new(config)),
+                    Self::searcher(&mut self.mini, config, &self.cancel),
                     &p,
                 ),
             },
@@ -207,4 +237,26 @@ pub fn reach<G: Game>(
         moves,
         expanded,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::Ordering;
+
+    /// A set cancel flag reaches the searchers made before and after it is given.
+    #[test]
+    fn a_cancelled_classifier_answers_unknown() {
+        let start = "rbsgk/4p/5/P4/KGSBR b - 1";
+        let mut c = Classifier::new(SearchConfig::default());
+        assert_eq!(c.classify(start).unwrap().stage, Stage::Reachable);
+        let flag = Arc::new(AtomicBool::new(true));
+        c.set_cancel(Some(flag.clone()));
+        assert_eq!(c.classify(start).unwrap().stage, Stage::Unknown);
+        // The mirror image of the initial position: the canonical one of the pair.
+        let shogi = "lnsgkgsnl/1b5r1/ppppppppp/9/9/9/PPPPPPPPP/1R5B1/LNSGKGSNL b - 1";
+        assert_eq!(c.classify(shogi).unwrap().stage, Stage::Unknown);
+        flag.store(false, Ordering::Relaxed);
+        assert_eq!(c.classify(shogi).unwrap().stage, Stage::Reachable);
+    }
 }

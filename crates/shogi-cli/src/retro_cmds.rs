@@ -31,12 +31,11 @@ pub fn run(cmd: RetroCommand) -> Result<(), String> {
                 AnyPosition::Shogi(p) => print_unmoves(&p, rules, moves),
                 AnyPosition::Mini(p) => print_unmoves(&p, rules, moves),
             }
-            Ok(())
         }
     }
 }
 
-fn print_unmoves<G: Game>(pos: &Position<G>, rules: Rules, moves: bool) {
+fn print_unmoves<G: Game>(pos: &Position<G>, rules: Rules, moves: bool) -> Result<(), String> {
     let mut list = UnmoveList::new();
     unmoves(pos, rules, &mut list);
     let mut out = String::new();
@@ -51,6 +50,7 @@ fn print_unmoves<G: Game>(pos: &Position<G>, rules: Rules, moves: bool) {
         }
         out.push('\n');
     }
-    print!("{out}");
+    crate::output::print(&out)?;
     eprintln!("{} predecessors", list.len());
+    Ok(())
 }

@@ -88,8 +88,7 @@ pub fn run(cmd: SampleCommand) -> Result<(), String> {
     }
     config.pawn_drop = a.pawn_drop;
     config.max_expanded = a.max_expanded;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = crate::output::stdout();
     let mut failed = None;
     samples(&config, a.first, a.samples, |r| {
         let line = if a.json {
@@ -118,14 +117,8 @@ pub fn run(cmd: SampleCommand) -> Result<(), String> {
         }
     })
     .map_err(|e| e.to_string())?;
-    let done = match failed {
-        Some(e) => Err(e),
-        None => out.flush(),
-    };
-    match done {
-        // The reader went away (`| head`): a quiet end, as a shell expects.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(141),
-        Err(e) => Err(format!("writing the samples: {e}")),
-        Ok(()) => Ok(()),
+    match failed {
+        Some(e) => Err(crate::output::error(e)),
+        None => out.flush().map_err(crate::output::error),
     }
 }

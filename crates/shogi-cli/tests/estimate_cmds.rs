@@ -258,7 +258,7 @@ fn corrupt_files_and_bad_arguments_are_clear_errors() {
     assert!(err.contains("0 to 3"), "{err}");
     let (ok, _, err) = run(&["estimate", "--threads", "0", "--samples", "10"]);
     assert!(!ok);
-    assert!(err.contains("at least 1"), "{err}");
+    assert!(err.contains("a thread count is 1 or more"), "{err}");
     let (ok, _, err) = run(&["merge", d.join("nope.json").to_str().unwrap()]);
     assert!(!ok);
     assert!(err.contains("nope.json"), "{err}");

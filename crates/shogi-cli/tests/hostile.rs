@@ -507,16 +507,38 @@ fn empty_strings_are_refused() {
         refused(&["reach", "--from-start", blank], &["empty SFEN"]);
     }
     refused(&["unrank", "--game", "mini", ""], &["not a non-negative"]);
-    // An empty SFEN argument to `classify` is skipped like a blank line of standard input
-    // (current behaviour): nothing is classified, and it is never a position.
-    for json in [false, true] {
-        let verdicts = classify(&os(&[""]), None, json);
-        assert!(verdicts.is_empty(), "{verdicts:?}");
-        let verdicts = classify(&os(&[KK_SHOGI, "", "  "]), None, json);
-        assert_eq!(verdicts, ["reachable"]);
+    // The commands of many positions refuse an empty argument before any search, naming
+    // it: an empty SFEN is a mistake, never a position to skip or to answer.
+    for cmd in [
+        &["classify"][..],
+        &["classify", "--json"],
+        &["mate"],
+        &["pass-count"],
+    ] {
+        for blank in ["", "   ", "\t"] {
+            refused(&[cmd, &[blank]].concat(), &["argument 1 is empty"]);
+            refused(
+                &[cmd, &[KK_SHOGI, blank]].concat(),
+                &["argument 2 is empty"],
+            );
+            refused(
+                &[cmd, &[blank, KK_SHOGI, ""]].concat(),
+                &["argument 1 is empty"],
+            );
+        }
     }
+    // On standard input, blank lines are skipped; with no position at all, nothing is
+    // printed, the exit code is 0, and standard error says so.
     assert!(classify(&[], Some(b""), false).is_empty());
     assert!(classify(&[], Some(b"\n\n  \n"), true).is_empty());
+    for cmd in ["classify", "mate", "pass-count"] {
+        for input in [&b""[..], b"\n \t\n\n"] {
+            let o = spawn(&os(&[cmd]), Some(input));
+            assert_eq!(o.code, Some(0), "{cmd}: {}", o.err);
+            assert!(o.out.is_empty(), "{cmd}: {}", o.out);
+            assert!(o.err.contains("no positions read"), "{cmd}: {}", o.err);
+        }
+    }
 }
 
 #[test]
@@ -723,4 +745,92 @@ fn every_crowded_position_of_the_suite_gives_its_perft_one() {
         }
     }
     assert!(checked >= 60, "only {checked} positions");
+}
+
+/// The longest single argument Linux passes to a program (`MAX_ARG_STRLEN`, 32 pages):
+/// arguments cannot be a megabyte, standard input can.
+const LONGEST_ARGUMENT: usize = 128 * 1024 - 1;
+
+/// Standard error that stays short however long the bad input: messages quote at most
+/// the first 40 characters of a field, with its length.
+fn short_error(o: &Outcome, what: &str) {
+    assert!(
+        o.err.len() < 2000,
+        "{what}: {} bytes of error: {:.300}",
+        o.err.len(),
+        o.err
+    );
+    assert!(!o.err.contains(&"x".repeat(100)), "{what}: {:.300}", o.err);
+}
+
+#[test]
+fn long_bad_input_is_not_echoed_back() {
+    let n = LONGEST_ARGUMENT;
+    let kk = "4k4/9/9/9/9/9/9/9/4K4";
+    let sfens = [
+        format!("{kk} b - 1 {}", "x".repeat(n - 30)),
+        format!("{kk} {} - 1", "x".repeat(n - 30)),
+        format!("{kk} b - {}", "9".repeat(n - 30)),
+        "x".repeat(n),
+    ];
+    let digits = "9".repeat(n);
+    let letters = "x".repeat(n);
+    let path = format!("/tmp/{}", "x".repeat(n - 5));
+    let shard = format!("1/{}", "9".repeat(n - 2));
+    let mut cases: Vec<Vec<&str>> = vec![
+        vec!["perft", &digits],
+        vec!["perft", "--game", &letters, "1"],
+        vec!["unrank", &digits],
+        vec!["unrank", &letters],
+        vec!["count", "--space", &letters],
+        vec!["reach", "--weights", &letters, KK_SHOGI],
+        vec!["mate", "--nodes", &digits, KK_SHOGI],
+        vec!["mate", "--threads", &letters, KK_SHOGI],
+        vec!["estimate", "--samples", &digits],
+        vec!["estimate", "--samples", &letters],
+        vec!["estimate", "--shard", &letters],
+        vec!["estimate", "--shard", &shard],
+        vec!["estimate", "--phase2-rate", &letters],
+        vec!["estimate", "--target-half-width", &letters],
+        vec!["estimate", "--method", &letters],
+        vec!["estimate", "--threads", &digits],
+        vec!["estimate", "--samples", "10", "--out", &path, "--resume"],
+        vec!["merge", &path],
+    ];
+    for s in &sfens {
+        cases.push(vec!["perft", "1", s]);
+        cases.push(vec!["perft", "--sfen", s, "1"]);
+        cases.push(vec!["rank", s]);
+        cases.push(vec!["unmoves", s]);
+        cases.push(vec!["reach", s]);
+        cases.push(vec!["classify", s]);
+        cases.push(vec!["mate", s]);
+        cases.push(vec!["pass-count", "--json", s]);
+    }
+    for args in &cases {
+        let o = run(args);
+        assert!(
+            matches!(o.code, Some(1 | 2)),
+            "{:?}: {:?}",
+            short(&os(args)),
+            o.code
+        );
+        short_error(&o, &format!("{:?}", short(&os(args))));
+    }
+    // A megabyte on one line of standard input.
+    for sfen in [
+        format!("{kk} b - 1 {}", "x".repeat(1 << 20)),
+        "x".repeat(1 << 20),
+    ] {
+        for cmd in [
+            &["classify"][..],
+            &["classify", "--json"],
+            &["mate"],
+            &["pass-count"],
+        ] {
+            let o = spawn(&os(cmd), Some(sfen.as_bytes()));
+            assert_eq!(o.code, Some(1), "{cmd:?}");
+            short_error(&o, &format!("{cmd:?} < 1 MB"));
+        }
+    }
 }

@@ -216,3 +216,70 @@ fn defence_sets_are_monotone() {
         "{counts:?}"
     );
 }
+
+/// Runs `shogi-count` with `args` under an address-space limit of `kib` KiB (`ulimit -v`).
+fn run_limited(kib: u64, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_shogi-count"))
+        .args(args)
+        .output()
+        .expect("sh runs")
+}
+
+/// Threads are capped by the cores and the positions, and their tables are checked against
+/// the memory the process can get before any is allocated: a run that cannot fit is refused
+/// with a message, never aborted (exit 134) by a failed allocation.
+#[test]
+fn threads_and_tables_fit_in_the_memory_the_process_can_get() {
+    let sfens = [MINI_MATE1, MATE3, MINI_MATE1, MATE3, MINI_MATE1, MATE3];
+    let mut args = vec!["mate", "--threads", "1000"];
+    args.extend(sfens);
+    let out = run_limited(4_000_000, &args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("allocat"), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let verdicts: Vec<&str> = text.lines().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(verdicts, ["mate"; 6]);
+
+    // Two threads of 4 GiB tables under a 2 GB limit: refused before allocating.
+    let out = run_limited(
+        2_000_000,
+        &["mate", "--table-mb", "4096", "--threads", "2", MATE3, START],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        err.starts_with("shogi-count: ") && err.contains("ulimit -v") && err.contains("--table-mb"),
+        "{err}"
+    );
+    for cmd in ["mate", "pass-count"] {
+        let out = run_limited(2_000_000, &[cmd, "--table-mb", "4096", MINI_MATE1]);
+        assert_eq!(out.status.code(), Some(1), "{cmd}");
+    }
+
+    // Without --threads, fewer threads run when the tables of all do not fit.
+    let out = run_limited(
+        2_000_000,
+        &["mate", "--table-mb", "1024", MATE3, MATE3, MATE3],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores == 1 {
+        return; // one thread is all there is: nothing to lower
+    }
+    assert!(err.contains("running 1 thread(s)"), "{err}");
+    // With --threads, that many or none.
+    let out = run_limited(
+        2_000_000,
+        &["mate", "--table-mb", "1024", "--threads", "2", MATE3, MATE3],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("--threads 1"), "{err}");
+}

@@ -40,8 +40,6 @@ fn count_rank_unrank() {
 fn errors_exit_with_code_1() {
     for args in [
         &["unrank", "--game", "mini", "16014219505238849250"][..],
-        &["unrank", "abc"],
-        &["unrank", "-5"],
         &["rank", "rbsgk/4p/5/P4/KGSBR w - 1"],
         &["rank", "4K/k4/5/5/5 b RBGSPrbgsp 1"],
         &["rank", "not a sfen"],
@@ -52,5 +50,24 @@ fn errors_exit_with_code_1() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.starts_with("shogi-count: "), "{args:?}: {err}");
         assert!(!err.contains("panicked"));
+    }
+}
+
+/// Text that is no number at all is refused by the command line's parser: a usage error.
+#[test]
+fn a_rank_that_is_no_integer_is_a_usage_error() {
+    for args in [
+        &["unrank", "abc"][..],
+        &["unrank", "-5"],
+        &["unrank", "1.5"],
+    ] {
+        let out = common::shogi_count(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("not a non-negative decimal integer"),
+            "{args:?}: {err}"
+        );
     }
 }

@@ -22,7 +22,8 @@ macro_rules! choice {
                     .find(|v| v.name() == s)
                     .ok_or_else(|| {
                         let names: Vec<&str> = <$t>::ALL.iter().map(|v| v.name()).collect();
-                        format!("unknown {} `{s}`: {}", $what, names.join(" or "))
+                        let s = $crate::sfen::quoted(s);
+                        format!("unknown {} {s}: {}", $what, names.join(" or "))
                     })
             }
         }

@@ -63,7 +63,8 @@ impl core::fmt::Display for UsiError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             UsiError::Syntax { text, reason } => {
-                write!(f, "malformed USI move {text:?}: {reason}")
+                let text = crate::sfen::quoted(text);
+                write!(f, "malformed USI move {text}: {reason}")
             }
             UsiError::Illegal(m) => write!(f, "illegal move {m} in this position"),
         }

@@ -78,13 +78,29 @@ pub enum SfenError {
     Illegal(IllegalPosition),
 }
 
+/// Characters of a field of the text shown in an error before it is cut.
+const SHOWN: usize = 40;
+
+/// `text` quoted as `{:?}` quotes it, cut to its first [`SHOWN`] characters with an
+/// ellipsis and its length in bytes when longer (`"abcd…" (1048576 bytes)`): a pasted
+/// megabyte must not come back whole in the message.
+pub(crate) fn quoted(text: &str) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(SHOWN).collect();
+    if chars.next().is_some() {
+        format!("{:?} ({} bytes)", format!("{head}…"), text.len())
+    } else {
+        format!("{text:?}")
+    }
+}
+
 impl fmt::Display for SfenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use SfenError::*;
         match self {
             Empty => write!(f, "empty SFEN"),
             MissingField(what) => write!(f, "SFEN has no {what} field"),
-            TrailingText(t) => write!(f, "unexpected text after the move number: {t:?}"),
+            TrailingText(t) => write!(f, "unexpected text after the move number: {}", quoted(t)),
             UnsupportedBoard { ranks } => write!(
                 f,
                 "board has {ranks} ranks: expected 9 (Shogi) or 5 (Mini Shogi)"
@@ -110,14 +126,18 @@ impl fmt::Display for SfenError {
                     "'+{piece}' in rank {rank}: kings and golds do not promote"
                 )
             }
-            BadSide(s) => write!(f, "side to move must be 'b' or 'w', found {s:?}"),
+            BadSide(s) => write!(f, "side to move must be 'b' or 'w', found {}", quoted(s)),
             BadHandChar { ch, at } => {
                 write!(f, "unexpected character {ch:?} at offset {at} of the hands")
             }
-            BadHandCount(s) => write!(f, "bad piece count {s:?} in the hands"),
+            BadHandCount(s) => write!(f, "bad piece count {} in the hands", quoted(s)),
             RepeatedHandPiece(c) => write!(f, "hand piece {c:?} is listed twice"),
             BadMoveNumber(s) => {
-                write!(f, "move number must be a non-negative integer, found {s:?}")
+                write!(
+                    f,
+                    "move number must be a non-negative integer, found {}",
+                    quoted(s)
+                )
             }
             Illegal(e) => write!(f, "illegal position: {e}"),
         }

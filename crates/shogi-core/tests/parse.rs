@@ -110,6 +110,44 @@ fn malformed_sfen_errors_say_what_and_where() {
 
 const MINI_START: &str = "rbsgk/4p/5/P4/KGSBR b - 1";
 
+/// A message quotes at most the first 40 characters of a bad field, with its length: a
+/// megabyte of bad text does not come back whole.
+#[test]
+fn errors_quote_a_short_prefix_of_a_long_field() {
+    let kk = "4k4/9/9/9/9/9/9/9/4K4";
+    let mb = 1 << 20;
+    for sfen in [
+        format!("{kk} b - 1 {}", "x".repeat(mb)),
+        format!("{kk} {} - 1", "b".repeat(mb)),
+        format!("{kk} b - {}", "9".repeat(mb)),
+        format!("{kk} b - {}", "é".repeat(mb)),
+    ] {
+        let message = err(&sfen).to_string();
+        assert!(
+            message.len() < 200,
+            "{} bytes: {message:.300}",
+            message.len()
+        );
+        assert!(
+            message.contains("…\" (") && message.contains(" bytes)"),
+            "{message}"
+        );
+    }
+    // A hand count stops at its fourth digit (the largest is 3 digits long).
+    let message = err(&format!("{kk} b {}P 1", "1".repeat(mb))).to_string();
+    assert!(message.len() < 200, "{message:.300}");
+    // A short field is quoted whole, as before.
+    assert_eq!(
+        err(&format!("{kk} x - 1")).to_string(),
+        "side to move must be 'b' or 'w', found \"x\""
+    );
+    let usi = "7g7f".repeat(mb / 4);
+    let e = Position::<Shogi>::startpos().play_usi(&usi).unwrap_err();
+    assert!(e.to_string().len() < 200, "{e}");
+    let e = "x".repeat(mb).parse::<shogi_core::GameKind>().unwrap_err();
+    assert!(e.len() < 200, "{e}");
+}
+
 #[test]
 fn game_is_known_from_the_number_of_ranks() {
     assert!(matches!(

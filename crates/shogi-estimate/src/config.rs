@@ -57,15 +57,15 @@ impl Shard {
     pub fn parse(text: &str) -> Result<Shard, String> {
         let (k, n) = text
             .split_once('/')
-            .ok_or_else(|| format!("shard `{text}` is not of the form K/N"))?;
+            .ok_or_else(|| format!("shard {} is not of the form K/N", crate::count::echo(text)))?;
         let k: u64 = k
             .trim()
             .parse()
-            .map_err(|_| format!("shard index `{k}` is not a number"))?;
+            .map_err(|_| format!("shard index {} is not a number", crate::count::echo(k)))?;
         let n: u64 = n
             .trim()
             .parse()
-            .map_err(|_| format!("shard count `{n}` is not a number"))?;
+            .map_err(|_| format!("shard count {} is not a number", crate::count::echo(n)))?;
         if n == 0 {
             return Err("the shard count must be at least 1".into());
         }
@@ -110,7 +110,12 @@ macro_rules! by_name_traits {
                     .find(|v| v.name() == s)
                     .ok_or_else(|| {
                         let names: Vec<&str> = <$t>::ALL.iter().map(|v| v.name()).collect();
-                        format!("unknown {} `{s}`: {}", $what, names.join(" or "))
+                        format!(
+                            "unknown {} {}: {}",
+                            $what,
+                            crate::count::echo(s),
+                            names.join(" or ")
+                        )
                     })
             }
         }

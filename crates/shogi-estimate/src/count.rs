@@ -8,12 +8,13 @@
 /// not turn into a 100 kB error.
 const ECHO: usize = 40;
 
-/// `text`, cut to [`ECHO`] characters for an error message.
-fn echo(text: &str) -> String {
+/// `text` between backquotes, cut to [`ECHO`] characters for an error message: the
+/// crate's one way of quoting what the user typed.
+pub(crate) fn echo(text: &str) -> String {
     let mut chars = text.chars();
     let head: String = chars.by_ref().take(ECHO).collect();
     if chars.next().is_some() {
-        format!("`{head}...` ({} bytes)", text.len())
+        format!("`{head}…` ({} bytes)", text.len())
     } else {
         format!("`{head}`")
     }
@@ -144,6 +145,13 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
 
 /// [`parse_count`] for a number of samples, which must be at least 1.
 pub fn parse_sample_count(text: &str) -> Result<u64, String> {
+    // parse_count's "0 or more" would be wrong here.
+    if text.trim().starts_with('-') {
+        return Err(format!(
+            "{} is negative: a sample count is 1 or more",
+            echo(text)
+        ));
+    }
     match parse_count(text)? {
         0 => Err(format!(
             "{} is zero: the number of samples must be at least 1",
@@ -226,6 +234,13 @@ mod tests {
             let err = parse_sample_count(text).expect_err(text);
             assert!(err.contains(reason), "{text}: {err}");
         }
+        // 0 is a count but not a number of samples: each message says what is accepted.
+        assert!(parse_count("-5")
+            .unwrap_err()
+            .contains("a count is 0 or more"));
+        assert!(parse_sample_count("-5")
+            .unwrap_err()
+            .contains("a sample count is 1 or more"));
         let long = "9".repeat(100_000);
         let err = parse_sample_count(&long).unwrap_err();
         assert!(err.contains("too large") && err.len() < 200, "{err}");

@@ -5,7 +5,7 @@ use crate::pieces;
 use crate::table::{Probe, Table, TableStats, INF};
 use crate::DefenderHand;
 use shogi_core::{Color, Game, Move, MoveList, Piece, PieceKind, Position, Relax, Setup};
-use std::collections::HashMap;
+use std::collections::{HashMap, TryReserveError};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Options of a mate search.
@@ -237,9 +237,19 @@ pub fn with_defender_hand<G: Game>(pos: &Position<G>, convention: DefenderHand) 
 impl<G: Game> Solver<G> {
     /// A solver with the given options (the table is allocated here, once).
     pub fn new(opts: MateOptions) -> Solver<G> {
+        Solver::with_table(opts, Table::new(opts.table_entries, opts.superiority))
+    }
+
+    /// [`Solver::new`], but a table the process cannot allocate is an error, not an abort.
+    pub fn try_new(opts: MateOptions) -> Result<Solver<G>, TryReserveError> {
+        let table = Table::try_new(opts.table_entries, opts.superiority)?;
+        Ok(Solver::with_table(opts, table))
+    }
+
+    fn with_table(opts: MateOptions, table: Table) -> Solver<G> {
         Solver {
             opts,
-            table: Table::new(opts.table_entries, opts.superiority),
+            table,
             rep_table: RepMap::default(),
             path: KeyMap::default(),
             path_keys: Vec::with_capacity(256),

@@ -13,6 +13,7 @@ use crate::hand::PackedHand;
 use crate::table::{Table, TableStats, INF};
 use crate::DefenderHand;
 use shogi_core::{Game, Move, MoveList, Position, Square};
+use std::collections::TryReserveError;
 
 /// The defender moves considered besides the pass after a quiet attacker move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -173,10 +174,23 @@ fn node_key(pos_key: u64, node: Node, bound: u32, defense: Defense) -> u64 {
 impl<G: Game> PassSolver<G> {
     /// A solver with the given options.
     pub fn new(opts: PassOptions) -> PassSolver<G> {
+        // Exact hands: the superiority of proof pieces is a result about checkmates.
+        PassSolver::with_table(opts, Table::new(opts.table_entries, false))
+    }
+
+    /// [`PassSolver::new`], but a table the process cannot allocate is an error, not an
+    /// abort.
+    pub fn try_new(opts: PassOptions) -> Result<PassSolver<G>, TryReserveError> {
+        Ok(PassSolver::with_table(
+            opts,
+            Table::try_new(opts.table_entries, false)?,
+        ))
+    }
+
+    fn with_table(opts: PassOptions, table: Table) -> PassSolver<G> {
         PassSolver {
             opts,
-            // Exact hands: the superiority of proof pieces is a result about checkmates.
-            table: Table::new(opts.table_entries, false),
+            table,
             rep_table: RepMap::default(),
             path: KeyMap::default(),
             path_keys: Vec::with_capacity(256),

@@ -9,6 +9,7 @@
 //! generation bump.
 
 use crate::hand::PackedHand;
+use std::collections::TryReserveError;
 
 /// An infinite proof or disproof number: proved nodes have `(0, INF)`, disproved `(INF, 0)`.
 pub const INF: u32 = u32::MAX;
@@ -102,6 +103,37 @@ impl Table {
             stats: TableStats::default(),
             used: 0,
         }
+    }
+
+    /// [`Table::new`], but an allocation the process cannot get (an address-space limit,
+    /// a size past `usize`) is an error rather than an abort.
+    pub fn try_new(entries: usize, superiority: bool) -> Result<Table, TryReserveError> {
+        // Past `usize`, the reservation fails as any request too large does.
+        let slots = Table::slots(entries).unwrap_or(usize::MAX);
+        let mut v = Vec::new();
+        v.try_reserve_exact(slots)?;
+        v.resize(slots, Entry::default());
+        Ok(Table {
+            entries: v,
+            mask: slots / CLUSTER - 1,
+            generation: 1,
+            superiority,
+            stats: TableStats::default(),
+            used: 0,
+        })
+    }
+
+    /// The bytes a table of at least `entries` entries allocates (`None` past `usize`): to
+    /// check that tables fit in memory before making them.
+    pub fn bytes_for(entries: usize) -> Option<usize> {
+        Table::slots(entries)?.checked_mul(core::mem::size_of::<Entry>())
+    }
+
+    /// The entries of a table asked for `entries`: whole clusters, a power of two of them.
+    fn slots(entries: usize) -> Option<usize> {
+        (entries.max(CLUSTER) / CLUSTER)
+            .checked_next_power_of_two()?
+            .checked_mul(CLUSTER)
     }
 
     /// The number of entries.
@@ -295,6 +327,20 @@ mod tests {
     use super::*;
 
     use crate::hand::packed as hand;
+
+    #[test]
+    fn a_table_too_large_is_an_error_and_sizes_are_known_before() {
+        assert!(Table::try_new(usize::MAX, true).is_err());
+        assert!(Table::try_new(usize::MAX / 64, false).is_err());
+        assert_eq!(Table::bytes_for(usize::MAX), None);
+        let t = Table::try_new(1000, true).expect("a small table");
+        assert_eq!(t.capacity(), 1024);
+        assert_eq!(
+            Table::bytes_for(1000),
+            Some(1024 * core::mem::size_of::<Entry>())
+        );
+        assert_eq!(Table::new(1000, true).capacity(), t.capacity());
+    }
 
     #[test]
     fn a_proof_answers_superior_hands_and_a_disproof_inferior_ones() {

@@ -11,6 +11,7 @@
 
 mod args;
 mod estimate;
+mod interrupt;
 mod mate;
 mod position;
 mod ranking;

@@ -2,11 +2,14 @@
 //! certificate of a reachable one.
 
 use crate::args::{opt_int_in, to_py, value_error};
+use crate::interrupt::interruptible;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use shogi_cli::{Classifier, ReachError};
-use shogi_core::{AnyPosition, Relax};
+use shogi_core::{AnyPosition, Game, Relax};
 use shogi_reach::{Limits, SearchConfig, Searcher};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// The search configuration of the command line's defaults, with these limits.
 fn config(
@@ -23,6 +26,17 @@ fn config(
     })
 }
 
+/// The stack of a search thread: the search keeps its nodes on the heap, so the default
+/// would do; this leaves room.
+const SEARCH_STACK: usize = 8 << 20;
+
+/// A searcher whose search `cancel` stops.
+fn searcher<G: Game>(config: SearchConfig, cancel: Arc<AtomicBool>) -> Searcher<G> {
+    let mut s = Searcher::new(config);
+    s.set_cancel(Some(cancel));
+    s
+}
+
 /// The stage verdict of a position (docs/METHOD.md §5 filters, then the §7 search), as the
 /// dictionary `shogi-count classify --json` prints for it: `sfen`, `game`, `verdict`
 /// (`non-canonical`, `illegal-placement`, `opponent-in-check`, `reachable`,
@@ -32,7 +46,7 @@ fn config(
 ///
 /// `max_expanded` and `max_nodes` bound the search (verdict `unknown` when reached);
 /// without them a hard position can take long and much memory. The GIL is released while
-/// searching; Ctrl-C is seen when the search ends.
+/// searching, and Ctrl-C stops the search (`KeyboardInterrupt`).
 #[pyfunction]
 #[pyo3(signature = (sfen, max_expanded=None, max_nodes=None))]
 pub fn classify<'py>(
@@ -42,9 +56,12 @@ pub fn classify<'py>(
     max_nodes: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let config = config(max_expanded, max_nodes)?;
-    let record = py
-        .detach(|| Classifier::new(config).classify(sfen))
-        .map_err(PyValueError::new_err)?;
+    let record = interruptible(py, SEARCH_STACK, |cancel| {
+        let mut classifier = Classifier::new(config);
+        classifier.set_cancel(Some(cancel));
+        classifier.classify(sfen)
+    })?
+    .map_err(PyValueError::new_err)?;
     to_py(py, &record)
 }
 
@@ -56,7 +73,8 @@ pub fn classify<'py>(
 /// `ValueError` when there is none, with the reason: the position fails a filter
 /// (`illegal-placement`, `opponent-in-check`), is proved `unreachable`, or a limit
 /// (`max_expanded`, `max_nodes`) stopped the search (`unknown`). A non-canonical position
-/// is searched too. The GIL is released while searching.
+/// is searched too. The GIL is released while searching, and Ctrl-C stops the search
+/// (`KeyboardInterrupt`).
 #[pyfunction]
 #[pyo3(signature = (sfen, from_start=false, max_expanded=None, max_nodes=None))]
 pub fn reach<'py>(
@@ -68,17 +86,14 @@ pub fn reach<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let config = config(max_expanded, max_nodes)?;
     let pos = AnyPosition::from_sfen_with(sfen, Relax::CANDIDATE).map_err(value_error)?;
-    let reached = py
-        .detach(|| match &pos {
-            AnyPosition::Shogi(p) => shogi_cli::reach(&mut Searcher::new(config), p, from_start),
-            AnyPosition::Mini(p) => shogi_cli::reach(&mut Searcher::new(config), p, from_start),
-        })
-        .map_err(|e| match e {
-            ReachError::Internal(_) => PyRuntimeError::new_err(e.to_string()),
-            ReachError::Unknown { .. } => {
-                value_error(format!("{e}; raise max_expanded or max_nodes"))
-            }
-            e => value_error(e),
-        })?;
+    let reached = interruptible(py, SEARCH_STACK, |cancel| match &pos {
+        AnyPosition::Shogi(p) => shogi_cli::reach(&mut searcher(config, cancel), p, from_start),
+        AnyPosition::Mini(p) => shogi_cli::reach(&mut searcher(config, cancel), p, from_start),
+    })?
+    .map_err(|e| match e {
+        ReachError::Internal(_) => PyRuntimeError::new_err(e.to_string()),
+        ReachError::Unknown { .. } => value_error(format!("{e}; raise max_expanded or max_nodes")),
+        e => value_error(e),
+    })?;
     to_py(py, &reached)
 }

@@ -63,6 +63,16 @@ pub enum RankError {
     Illegal(shogi_core::IllegalPosition),
 }
 
+/// A number for an error message: whole when short, else its first digits and its length,
+/// so that a mistaken number of a million digits does not come back whole.
+fn shown(decimal: &str) -> String {
+    const SHOWN: usize = 40;
+    match decimal.get(..SHOWN) {
+        Some(head) if decimal.len() > SHOWN => format!("{head}… ({} digits)", decimal.len()),
+        _ => decimal.to_string(),
+    }
+}
+
 impl core::fmt::Display for RankError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
@@ -80,7 +90,8 @@ impl core::fmt::Display for RankError {
             RankError::OutOfRange { rank, count } => {
                 write!(
                     f,
-                    "{rank} is not a rank: ranks run from 0 to |P_K| - 1 = {count} - 1"
+                    "{} is not a rank: ranks run from 0 to |P_K| - 1 = {count} - 1",
+                    shown(rank)
                 )
             }
         }

@@ -20,6 +20,8 @@ use hashbrown::HashTable;
 use shogi_core::tables::MAX_SQUARES;
 use shogi_core::{Color, Game, Hand, Move, Piece, PieceKind, Position, Relax, Rules, Setup};
 use shogi_retro::{for_each_unmove_of, Unmove, UnmoveKinds};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Limits after which a search gives up with [`Verdict::Unknown`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -161,6 +163,8 @@ pub struct Searcher<G: Game> {
     buckets: Vec<Vec<(u32, bool)>>,
     /// The unmoves of the node being expanded.
     unmoves: Vec<Unmove>,
+    /// Set from another thread to stop the search (see [`Searcher::set_cancel`]).
+    cancel: Option<Arc<AtomicBool>>,
     _game: core::marker::PhantomData<G>,
 }
 
@@ -194,8 +198,17 @@ impl<G: Game> Searcher<G> {
             seen: HashTable::new(),
             buckets: Vec::new(),
             unmoves: Vec::new(),
+            cancel: None,
             _game: core::marker::PhantomData,
         }
+    }
+
+    /// A flag that, once set (by another thread: a Ctrl-C handler, say), stops the search
+    /// at the next expansion with [`Verdict::Unknown`], as a limit would; `None` for none.
+    /// An unbounded search of a hard position can take long, and only the caller knows
+    /// when to give up on it.
+    pub fn set_cancel(&mut self, cancel: Option<Arc<AtomicBool>>) {
+        self.cancel = cancel;
     }
 
     /// The configuration.
@@ -294,11 +307,17 @@ impl<G: Game> Searcher<G> {
                 if node.n == 0 {
                     break (Verdict::Reachable, id);
                 }
+                let cancelled = || {
+                    self.cancel
+                        .as_ref()
+                        .is_some_and(|c| c.load(Ordering::Relaxed))
+                };
                 if self
                     .config
                     .limits
                     .max_expanded
                     .is_some_and(|m| stats.expanded >= m)
+                    || cancelled()
                 {
                     break (Verdict::Unknown, NONE);
                 }

@@ -211,3 +211,20 @@ fn the_heuristic_follows_spec_section_7() {
     assert_eq!(heuristic(&kk, w), 0);
     assert!(is_kk(&kk));
 }
+
+/// A set cancel flag stops a search with `Unknown` before it expands anything, as a limit
+/// would; cleared, the same searcher decides the position again.
+#[test]
+fn a_cancelled_search_is_unknown() {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let mut searcher = Searcher::<MiniShogi>::new(SearchConfig::default());
+    searcher.set_cancel(Some(flag.clone()));
+    let start = Position::<MiniShogi>::startpos();
+    let out = searcher.search(&start);
+    assert_eq!(out.verdict, Verdict::Unknown);
+    assert_eq!(out.stats.expanded, 0);
+    flag.store(false, std::sync::atomic::Ordering::Relaxed);
+    assert_reachable(&mut searcher, &start);
+    searcher.set_cancel(None);
+    assert_reachable(&mut searcher, &start);
+}
