@@ -84,7 +84,11 @@ fn soundness<G: Game>(pos: &Position<G>, rules: Rules, seed: usize) {
             q.is_legal_with(rules, um.forward()),
             "{sfen}: {text}: not legal in {q}"
         );
-        assert_eq!(Unmove::of_move(&q, um.forward()), Some(um), "{sfen}: {text}");
+        assert_eq!(
+            Unmove::of_move(&q, um.forward()),
+            Some(um),
+            "{sfen}: {text}"
+        );
     }
 }
 

@@ -3,6 +3,13 @@
 //! bytes into (mostly nonsensical) moves.
 //!
 //! The targets themselves are in `fuzz_targets/`; `README.md` says what each one checks.
+//! The modules hold what only some targets need: a second reader of counts
+//! ([`counts`]), the reduced materials of the sampler target ([`materials`]) and a
+//! brute-force mate search ([`mate`]).
+
+pub mod counts;
+pub mod mate;
+pub mod materials;
 
 use shogi_core::{
     AnyPosition, Color, Game, Move, PieceKind, Position, PositionErrors, Relax, Square,

@@ -7,20 +7,25 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 /// The targets, and whether each is built with libFuzzer's comparison tracing. Tracing lets
-/// the fuzzer learn the tokens of SFEN text, but makes every comparison a call: the targets
-/// that mostly play on positions from the seeds or a fixed list (usi, whose `#N` lines pick
-/// legal moves, unmoves, rank) run 2 to 4 times faster without it.
+/// the fuzzer learn the tokens of SFEN text and of numbers, but makes every comparison a
+/// call: the targets that mostly play on positions from the seeds or a fixed list (usi,
+/// whose `#N` lines pick legal moves, unmoves, rank) or read their input as raw bytes
+/// (sampler_s, mate_small) run 2 to 4 times faster without it.
 const TARGETS: &[(&str, bool)] = &[
     ("sfen", true),
     ("usi", false),
     ("unmoves", false),
     ("rank", false),
+    ("parsers", true),
+    ("sampler_s", false),
+    ("mate_small", false),
 ];
 
 /// Options of `cargo xtask fuzz`.
 #[derive(clap::Args)]
 pub struct FuzzArgs {
-    /// The target to run (sfen, usi, unmoves, rank); every target when absent.
+    /// The target to run (sfen, usi, unmoves, rank, parsers, sampler_s, mate_small); every
+    /// target when absent.
     #[arg(long)]
     target: Option<String>,
     /// Seconds per target (libFuzzer's -max_total_time).

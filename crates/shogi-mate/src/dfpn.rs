@@ -118,6 +118,17 @@ pub(crate) type KeyMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
 /// position (the anchor) and the depth bound of the disproof.
 pub(crate) type RepMap = HashMap<u64, (u64, u16), BuildHasherDefault<KeyHasher>>;
 
+/// What the line planned through a proof knows of a position: the length of its line and
+/// the move (none at the checkmate), or that it has no line within so many plies.
+#[derive(Clone, Copy)]
+enum Planned {
+    Line(u32, Option<Move>),
+    Longer(u32),
+}
+
+/// The plan of a line, by full key.
+type Plan = HashMap<u64, Planned, BuildHasherDefault<KeyHasher>>;
+
 /// The depth bound of a disproof that holds at any remaining depth.
 pub(crate) const ANY_DEPTH: u16 = u16::MAX;
 
@@ -469,7 +480,9 @@ impl<G: Game> Solver<G> {
             out
         } else {
             let p = self.table.probe(c.key, c.hand, remaining);
-            if p.hit == crate::table::Hit::Miss {
+            // A stored mate longer than the plies left (proved where more were left) is no
+            // mate within the depth limit here: the child is searched again, as if unknown.
+            if p.hit == crate::table::Hit::Miss || (p.pn == 0 && p.len > remaining) {
                 let pn = match c.init_pn {
                     Some(pn) => pn,
                     None => {
@@ -733,11 +746,134 @@ impl<G: Game> Solver<G> {
         self.table.store(key, stored, out.pn, out.dn, len, amount);
     }
 
-    /// A line of the proof found: at attacker nodes the proved check with the shortest
-    /// stored mate, at defender nodes the reply with the longest, each strictly shorter
-    /// than the last so the walk ends. A node the table no longer proves (its entry was
-    /// replaced) is searched again.
+    /// A line of the proof found, by minimax over the proved positions in the table
+    /// ([`Solver::plan_line`]): at attacker nodes the proved check with the shortest line,
+    /// at defender nodes the reply with the longest, so that the line is never shorter
+    /// than the shortest forced mate nor longer than the depth limit. (The lengths stored
+    /// in the table are those of the proofs as they were found, and a shorter mate proved
+    /// later undercuts them: a defender choosing by them could walk into a line shorter
+    /// than the shortest forced mate.) When the table no longer holds a proof the line
+    /// needs (its entry was replaced), [`Solver::walk_stored`] walks the stored lengths and
+    /// searches such nodes again.
     fn extract_line(&mut self, root: &Position<G>) -> Option<Vec<Move>> {
+        let mut plan = Plan::default();
+        let mut path = KeyMap::default();
+        if self
+            .plan_line(root, self.opts.max_depth, &mut plan, &mut path)
+            .is_none()
+        {
+            return self.walk_stored(root);
+        }
+        let mut pos = root.clone();
+        let mut line = Vec::new();
+        // Each planned move leads to a position planned one ply shorter: the walk ends.
+        while let Some(&Planned::Line(_, Some(mv))) = plan.get(&pos.key()) {
+            line.push(mv);
+            pos.play_unchecked(mv);
+        }
+        Some(line)
+    }
+
+    /// The length of the line [`Solver::extract_line`] plays from `pos`, at most
+    /// `remaining` plies, by minimax over the proved positions in the table, with the move
+    /// chosen at each position recorded in `plan`: at attacker nodes the proved check whose
+    /// line is the shortest, at defender nodes (all of whose replies must be proved) the
+    /// reply whose line is the longest. Taking the defender's longest everywhere makes the
+    /// line at least as long as the shortest forced mate, and the proof found is among the
+    /// lines compared (while its entries are in the table), so the line is no longer than
+    /// it. `None` when there is no such line within `remaining` plies: a proof is missing,
+    /// the lines are longer, or they cycle.
+    fn plan_line(
+        &mut self,
+        pos: &Position<G>,
+        remaining: u32,
+        plan: &mut Plan,
+        path: &mut KeyMap,
+    ) -> Option<u32> {
+        let full = pos.key();
+        match plan.get(&full) {
+            Some(&Planned::Line(n, _)) => return (n <= remaining).then_some(n),
+            Some(&Planned::Longer(r)) if remaining <= r => return None,
+            _ => {}
+        }
+        if path.contains_key(&full) {
+            return None;
+        }
+        let or_node = pos.side_to_move() == self.attacker;
+        let start = self.children.len();
+        self.expand(pos, or_node);
+        let end = self.children.len();
+        if start == end {
+            self.children.truncate(start);
+            if or_node || !pos.is_checkmate() {
+                plan.insert(full, Planned::Longer(u32::MAX));
+                return None;
+            }
+            plan.insert(full, Planned::Line(0, None));
+            return Some(0);
+        }
+        let mut moves = Vec::with_capacity(end - start);
+        for c in &self.children[start..end] {
+            let p = self.table.probe(c.key, c.hand, ANY_DEPTH);
+            moves.push((p.pn == 0, p.len, c.mv));
+        }
+        self.children.truncate(start);
+        if or_node {
+            // The checks with the shortest stored mates first: the shortest line is
+            // usually among them, and each line found bounds the search for the next.
+            moves.retain(|m| m.0);
+            moves.sort_by_key(|m| m.1);
+        }
+        let mut best: Option<(u32, Move)> = None;
+        if remaining > 0 && moves.iter().all(|m| m.0) {
+            path.insert(full, path.len() as u32);
+            for (_, _, mv) in moves {
+                // At an attacker node only a shorter line than the best so far matters.
+                let limit = match best {
+                    Some((0, _)) if or_node => break,
+                    Some((b, _)) if or_node => b - 1,
+                    _ => remaining - 1,
+                };
+                let mut next = pos.clone();
+                next.play_unchecked(mv);
+                match self.plan_line(&next, limit, plan, path) {
+                    Some(n) if or_node => {
+                        if best.is_none_or(|(b, _)| n < b) {
+                            best = Some((n, mv));
+                        }
+                    }
+                    Some(n) => {
+                        if best.is_none_or(|(b, _)| n > b) {
+                            best = Some((n, mv));
+                        }
+                    }
+                    None if or_node => {}
+                    None => {
+                        best = None;
+                        break;
+                    }
+                }
+            }
+            path.remove(&full);
+        }
+        match best {
+            Some((n, mv)) => {
+                plan.insert(full, Planned::Line(n + 1, Some(mv)));
+                Some(n + 1)
+            }
+            None => {
+                // No line within `remaining` plies (or, on a cycle, none found from here).
+                plan.insert(full, Planned::Longer(remaining));
+                None
+            }
+        }
+    }
+
+    /// The walk of the stored lengths: at attacker nodes the proved check with the
+    /// shortest stored mate, at defender nodes the reply with the longest, each strictly
+    /// shorter than the last so the walk ends. A node the table no longer proves (its
+    /// entry was replaced) is searched again.
+    fn walk_stored(&mut self, root: &Position<G>) -> Option<Vec<Move>> {
         let mut pos = root.clone();
         let mut line = Vec::new();
         let mut bound = u16::MAX;

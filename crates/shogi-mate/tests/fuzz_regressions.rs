@@ -1,0 +1,108 @@
+//! Inputs the fuzz targets (fuzz/, `cargo xtask fuzz`) found, minimised, kept as tests.
+
+use shogi_core::{Game, MiniShogi, MoveList, Position, Relax};
+use shogi_mate::{verify_line, DefenderHand, MateOptions, Solver, Verdict};
+
+/// Whether the side to move forces mate within `plies` plies (full width: every check,
+/// every reply).
+fn mate_within<G: Game>(pos: &Position<G>, plies: u32) -> bool {
+    if plies == 0 {
+        return false;
+    }
+    let them = !pos.side_to_move();
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    list.into_iter().any(|mv| {
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        if !next.in_check(them) {
+            return false;
+        }
+        let mut replies = MoveList::new();
+        next.legal_moves(&mut replies);
+        replies.is_empty()
+            || (plies >= 3
+                && replies.into_iter().all(|r| {
+                    let mut after = next.clone();
+                    after.play_unchecked(r);
+                    mate_within(&after, plies - 2)
+                }))
+    })
+}
+
+/// fuzz target mate_small: the line was 5 plies (`1b2a+ 5d5e 2a2b P*4d 2b4d`) where the
+/// shortest forced mate is 7. The defender's reply was chosen by the mate lengths stored in
+/// the table, which are those of the proofs as found: after `P*4d` the stored proof was a
+/// 7-ply one, but a mate in 1 (`2b4d`) had been proved since, and the walk took it, while
+/// `P*3c` holds out for 3 more plies. The line is now planned over the proofs (the
+/// defender's reply with the longest planned line), so it is never shorter than the
+/// shortest forced mate.
+#[test]
+fn the_line_is_never_shorter_than_the_shortest_mate() {
+    let pos =
+        Position::<MiniShogi>::from_sfen_with("5/1R2B/5/k4/5 b p 1", Relax::ATTACKER_WITHOUT_KING)
+            .expect("a mate problem");
+    assert!(!mate_within(&pos, 5) && mate_within(&pos, 7));
+    for (max_nodes, table_entries) in [(600, 1 << 12), (1_000_000, 1 << 20)] {
+        let opts = MateOptions {
+            max_nodes,
+            table_entries,
+            max_depth: 31,
+            defender_hand: DefenderHand::Sfen,
+            ..MateOptions::default()
+        };
+        let r = Solver::<MiniShogi>::new(opts).solve(&pos);
+        assert_eq!(r.verdict, Verdict::Mate);
+        verify_line(&pos, &r.moves).expect("the line replays");
+        let line: Vec<String> = r.moves.iter().map(|m| m.to_usi::<MiniShogi>()).collect();
+        assert!(r.moves.len() >= 7, "{}", line.join(" "));
+    }
+}
+
+/// fuzz target mate_small: with a depth limit of 7 plies the solver answered mate with the
+/// 7-ply line `B*2e R*3d 2e3d+ 5b5a 3d3c 5a5b 3c4b`, but the shortest forced mate is 9
+/// plies. A proof stored where more plies were left answered a look-up where fewer were;
+/// a mate longer than the plies left now counts as unknown there and is searched again.
+#[test]
+fn a_mate_beyond_the_depth_limit_is_not_claimed() {
+    let pos = Position::<MiniShogi>::from_sfen_with(
+        "5/K4/5/1r3/5 w R2G2S2P2b 1",
+        Relax::ATTACKER_WITHOUT_KING,
+    )
+    .expect("a mate problem");
+    assert!(!mate_within(&pos, 7) && mate_within(&pos, 9));
+    for max_depth in [7, 8] {
+        let opts = MateOptions {
+            max_nodes: 2_000,
+            table_entries: 1 << 12,
+            max_depth,
+            ..MateOptions::default()
+        };
+        let r = Solver::<MiniShogi>::new(opts).solve(&pos);
+        assert_ne!(r.verdict, Verdict::Mate, "{:?}", r.moves);
+    }
+    let r = Solver::<MiniShogi>::new(MateOptions::default()).solve(&pos);
+    assert_eq!(r.verdict, Verdict::Mate);
+    assert!(r.moves.len() >= 9);
+    verify_line(&pos, &r.moves).expect("the line replays");
+}
+
+/// fuzz target mate_small: a mate in 5 under a depth limit of 5 plies, which the line
+/// walked along the stored lengths missed (`unknown`): the line planned over the proofs
+/// finds it.
+#[test]
+fn a_mate_at_the_depth_limit_has_a_line() {
+    let pos = Position::<MiniShogi>::from_sfen("k4/4p/1r3/5/b3K w - 1").expect("legal");
+    assert!(!mate_within(&pos, 3) && mate_within(&pos, 5));
+    let opts = MateOptions {
+        max_nodes: 150,
+        table_entries: 1 << 12,
+        max_depth: 5,
+        defender_hand: DefenderHand::Sfen,
+        ..MateOptions::default()
+    };
+    let r = Solver::<MiniShogi>::new(opts).solve(&pos);
+    assert_eq!(r.verdict, Verdict::Mate);
+    assert_eq!(r.moves.len(), 5);
+    verify_line(&pos, &r.moves).expect("the line replays");
+}
