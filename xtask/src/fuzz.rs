@@ -19,12 +19,13 @@ const TARGETS: &[(&str, bool)] = &[
     ("parsers", true),
     ("sampler_s", false),
     ("mate_small", false),
+    ("state", true),
 ];
 
 /// Options of `cargo xtask fuzz`.
 #[derive(clap::Args)]
 pub struct FuzzArgs {
-    /// The target to run (sfen, usi, unmoves, rank, parsers, sampler_s, mate_small); every
+    /// The target to run (sfen, usi, unmoves, rank, parsers, sampler_s, mate_small, state); every
     /// target when absent.
     #[arg(long)]
     target: Option<String>,
