@@ -280,7 +280,7 @@ fn print_report(game: GameKind, r: &VerdictReport, seconds: f64, threads: usize)
             r.samples, e
         );
         println!(
-            "effect on the estimate: pi-hat = {a}/{} = {pi:.5} moves by at most e, the estimate by at most e/pi = {:.3e} relative; the 4-digit run's relative 3-sigma half-width is {:.3e} (ratio {:.2})",
+            "effect on the estimate: pi-hat = {a}/{} = {pi:.5} moves by at most e, the estimate by at most e/pi = {:.3e} relative; the 4-digit run's (space S, method fast) relative 3-sigma half-width is {:.3e} (ratio {:.2})",
             r.samples,
             e / pi,
             four_digit_half_width(game),
