@@ -10,6 +10,7 @@ mod perft;
 mod reach_exhaustive;
 mod reproduce;
 mod validate;
+mod verdict_sweep;
 mod verify_kk;
 
 use shogi_core::{GameKind, MiniShogi, PawnDropRule, Rules, Shogi};
@@ -73,6 +74,13 @@ enum Command {
     /// other (king walks, then one transfer per kind and direction), and the initial
     /// position reaches them; or a counterexample.
     VerifyKk(verify_kk::VerifyKkArgs),
+    /// The fast pipeline's phase-1 verdicts against an independent oracle (docs/METHOD.md
+    /// §10.7): on the samples `estimate` draws, each filter and has-a-legal-predecessor
+    /// recomputed by brute force over the forward move generator; a share of the samples
+    /// with a predecessor searched and its certificate replayed forward. Prints the counts,
+    /// any disagreement, the rate and the resulting bound on the misclassification rate.
+    /// With --against-unmoves N: the oracle against shogi_retro::unmoves on random games.
+    VerdictSweep(verdict_sweep::VerdictSweepArgs),
 }
 
 fn main() -> ExitCode {
@@ -90,6 +98,7 @@ fn main() -> ExitCode {
         Command::MateBench(args) => mate_bench::run(args),
         Command::ValidateEstimator(args) => validate::run_validate(args),
         Command::VerifyKk(args) => verify_kk::run(args),
+        Command::VerdictSweep(args) => verdict_sweep::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

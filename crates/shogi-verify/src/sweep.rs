@@ -266,7 +266,7 @@ fn check<G: Game>(pos: &Position<G>, ctx: &mut Ctx, report: &mut SweepReport) {
 
 /// Picks a move: a capture half of the time when there is one (so hands fill up), else
 /// any move.
-fn pick_move<G: Game>(pos: &Position<G>, moves: &MoveList, rng: &mut TestRng) -> Move {
+pub fn pick_move<G: Game>(pos: &Position<G>, moves: &MoveList, rng: &mut TestRng) -> Move {
     if chance(rng, 1, 2) {
         let captures = moves
             .iter()
