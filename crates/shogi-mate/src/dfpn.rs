@@ -126,8 +126,15 @@ enum Planned {
     Longer(u32),
 }
 
-/// The plan of a line, by full key.
-type Plan = HashMap<u64, Planned, BuildHasherDefault<KeyHasher>>;
+/// The plan of a line: what it knows of each position, by full key; the positions on the
+/// current path of the planning (by full key); and the searches made for proofs the table
+/// had lost.
+#[derive(Default)]
+struct PlanState {
+    plan: HashMap<u64, Planned, BuildHasherDefault<KeyHasher>>,
+    path: KeyMap,
+    searches: u32,
+}
 
 /// The depth bound of a disproof that holds at any remaining depth.
 pub(crate) const ANY_DEPTH: u16 = u16::MAX;
@@ -756,10 +763,9 @@ impl<G: Game> Solver<G> {
     /// needs (its entry was replaced), [`Solver::walk_stored`] walks the stored lengths and
     /// searches such nodes again.
     fn extract_line(&mut self, root: &Position<G>) -> Option<Vec<Move>> {
-        let mut plan = Plan::default();
-        let mut path = KeyMap::default();
+        let mut plan = PlanState::default();
         if self
-            .plan_line(root, self.opts.max_depth, &mut plan, &mut path)
+            .plan_line(root, self.opts.max_depth, &mut plan)
             .is_none()
         {
             return self.walk_stored(root);
@@ -767,7 +773,7 @@ impl<G: Game> Solver<G> {
         let mut pos = root.clone();
         let mut line = Vec::new();
         // Each planned move leads to a position planned one ply shorter: the walk ends.
-        while let Some(&Planned::Line(_, Some(mv))) = plan.get(&pos.key()) {
+        while let Some(&Planned::Line(_, Some(mv))) = plan.plan.get(&pos.key()) {
             line.push(mv);
             pos.play_unchecked(mv);
         }
@@ -780,44 +786,51 @@ impl<G: Game> Solver<G> {
     /// line is the shortest, at defender nodes (all of whose replies must be proved) the
     /// reply whose line is the longest. Taking the defender's longest everywhere makes the
     /// line at least as long as the shortest forced mate, and the proof found is among the
-    /// lines compared (while its entries are in the table), so the line is no longer than
-    /// it. `None` when there is no such line within `remaining` plies: a proof is missing,
-    /// the lines are longer, or they cycle.
-    fn plan_line(
-        &mut self,
-        pos: &Position<G>,
-        remaining: u32,
-        plan: &mut Plan,
-        path: &mut KeyMap,
-    ) -> Option<u32> {
+    /// lines compared, so the line is no longer than it. A position whose proof the table
+    /// no longer holds (its entry was replaced) is searched again, with the plies left
+    /// there. `None` when there is no such line within `remaining` plies: a proof is
+    /// missing (and the node limit or the number of searches ran out), the lines are
+    /// longer, or they cycle.
+    fn plan_line(&mut self, pos: &Position<G>, remaining: u32, st: &mut PlanState) -> Option<u32> {
         let full = pos.key();
-        match plan.get(&full) {
+        match st.plan.get(&full) {
             Some(&Planned::Line(n, _)) => return (n <= remaining).then_some(n),
             Some(&Planned::Longer(r)) if remaining <= r => return None,
             _ => {}
         }
-        if path.contains_key(&full) {
+        if st.path.contains_key(&full) {
             return None;
         }
         let or_node = pos.side_to_move() == self.attacker;
-        let start = self.children.len();
-        self.expand(pos, or_node);
-        let end = self.children.len();
-        if start == end {
-            self.children.truncate(start);
+        let mut moves = self.proved_children(pos, or_node);
+        if moves.is_empty() {
             if or_node || !pos.is_checkmate() {
-                plan.insert(full, Planned::Longer(u32::MAX));
+                st.plan.insert(full, Planned::Longer(u32::MAX));
                 return None;
             }
-            plan.insert(full, Planned::Line(0, None));
+            st.plan.insert(full, Planned::Line(0, None));
             return Some(0);
         }
-        let mut moves = Vec::with_capacity(end - start);
-        for c in &self.children[start..end] {
-            let p = self.table.probe(c.key, c.hand, ANY_DEPTH);
-            moves.push((p.pn == 0, p.len, c.mv));
+        let complete = |moves: &[(bool, u16, Move)]| {
+            if or_node {
+                moves.iter().any(|m| m.0)
+            } else {
+                moves.iter().all(|m| m.0)
+            }
+        };
+        if !complete(&moves) && remaining > 0 && !self.aborted && st.searches < 64 {
+            // The proof of this position was overwritten: search it again, as deep in the
+            // depth limit as it stands here (the path above it is not repeated: a proof
+            // rests on no repetition).
+            st.searches += 1;
+            let depth = self.opts.max_depth + 1 - remaining;
+            self.path.clear();
+            self.path_keys.clear();
+            self.path_keys.resize(depth as usize - 1, 0);
+            if self.mid(pos, INF, INF, depth).pn == 0 {
+                moves = self.proved_children(pos, or_node);
+            }
         }
-        self.children.truncate(start);
         if or_node {
             // The checks with the shortest stored mates first: the shortest line is
             // usually among them, and each line found bounds the search for the next.
@@ -826,7 +839,7 @@ impl<G: Game> Solver<G> {
         }
         let mut best: Option<(u32, Move)> = None;
         if remaining > 0 && moves.iter().all(|m| m.0) {
-            path.insert(full, path.len() as u32);
+            st.path.insert(full, st.path.len() as u32);
             for (_, _, mv) in moves {
                 // At an attacker node only a shorter line than the best so far matters.
                 let limit = match best {
@@ -836,7 +849,7 @@ impl<G: Game> Solver<G> {
                 };
                 let mut next = pos.clone();
                 next.play_unchecked(mv);
-                match self.plan_line(&next, limit, plan, path) {
+                match self.plan_line(&next, limit, st) {
                     Some(n) if or_node => {
                         if best.is_none_or(|(b, _)| n < b) {
                             best = Some((n, mv));
@@ -854,19 +867,36 @@ impl<G: Game> Solver<G> {
                     }
                 }
             }
-            path.remove(&full);
+            st.path.remove(&full);
         }
         match best {
             Some((n, mv)) => {
-                plan.insert(full, Planned::Line(n + 1, Some(mv)));
+                st.plan.insert(full, Planned::Line(n + 1, Some(mv)));
                 Some(n + 1)
             }
             None => {
                 // No line within `remaining` plies (or, on a cycle, none found from here).
-                plan.insert(full, Planned::Longer(remaining));
+                st.plan.insert(full, Planned::Longer(remaining));
                 None
             }
         }
+    }
+
+    /// The moves of `pos` the search would try (checks at attacker nodes, every legal
+    /// move at defender nodes), each with whether the table proves the position it leads
+    /// to and the stored mate length.
+    fn proved_children(&mut self, pos: &Position<G>, or_node: bool) -> Vec<(bool, u16, Move)> {
+        let start = self.children.len();
+        self.expand(pos, or_node);
+        let end = self.children.len();
+        let mut moves = Vec::with_capacity(end - start);
+        for i in start..end {
+            let c = self.children[i];
+            let p = self.table.probe(c.key, c.hand, ANY_DEPTH);
+            moves.push((p.pn == 0, p.len, c.mv));
+        }
+        self.children.truncate(start);
+        moves
     }
 
     /// The walk of the stored lengths: at attacker nodes the proved check with the

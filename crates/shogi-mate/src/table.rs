@@ -276,8 +276,15 @@ impl Table {
             let drop = if !new_final || !superiority {
                 if e.hand == hand && e.is_final() {
                     // A final result for the same hand stays (an open one never overwrites
-                    // it; without superiority a second proof or disproof adds nothing).
-                    return;
+                    // it; without superiority a second proof or disproof adds nothing),
+                    // except a disproof that holds only near the depth limit: a proof, or
+                    // a disproof with a wider bound, found where more plies were left
+                    // replaces it (kept, it would hide them from every look-up with more
+                    // plies left, and they would be searched again each time).
+                    let bounded = e.dn == 0 && e.len != u16::MAX;
+                    if !(new_final && bounded && (pn == 0 || len > e.len)) {
+                        return;
+                    }
                 }
                 e.hand == hand
             } else if pn == 0 {
@@ -416,6 +423,31 @@ mod tests {
         assert_eq!(t.probe(5, h, u16::MAX).pn, 0);
         t.clear();
         assert_eq!(t.probe(5, h, u16::MAX).hit, Hit::Miss);
+    }
+
+    /// Without superiority, a proof or a wider disproof replaces a disproof bounded by the
+    /// depth limit for the same hand; an unbounded disproof or a proof stays.
+    #[test]
+    fn a_bounded_disproof_gives_way_to_a_proof_or_a_wider_one() {
+        let mut t = Table::new(64, false);
+        let h = hand([1, 0, 0, 0, 0, 0, 0]);
+        t.store(5, h, INF, 0, 2, 1);
+        t.store(5, h, INF, 0, 1, 1);
+        assert_eq!(t.probe(5, h, 2).dn, 0, "a narrower bound does not replace");
+        t.store(5, h, INF, 0, 4, 1);
+        assert_eq!(t.probe(5, h, 4).dn, 0, "a wider bound replaces");
+        t.store(5, h, 0, INF, 7, 1);
+        let p = t.probe(5, h, u16::MAX);
+        assert_eq!((p.pn, p.len), (0, 7), "a proof replaces a bounded disproof");
+        t.store(5, h, INF, 0, 6, 1);
+        assert_eq!(
+            t.probe(5, h, 3).pn,
+            0,
+            "a bounded disproof does not replace a proof"
+        );
+        t.store(6, h, INF, 0, u16::MAX, 1);
+        t.store(6, h, 0, INF, 3, 1);
+        assert_eq!(t.probe(6, h, u16::MAX).dn, 0, "an unbounded disproof stays");
     }
 
     #[test]

@@ -106,3 +106,40 @@ fn a_mate_at_the_depth_limit_has_a_line() {
     assert_eq!(r.moves.len(), 5);
     verify_line(&pos, &r.moves).expect("the line replays");
 }
+
+/// fuzz target mate_small: without superiority, a mate in 5 line (`4c3c 2c1d G*2c 1d2e
+/// 3c2d`) where the shortest mate is 7. The table kept a disproof bounded by the depth
+/// limit (found where few plies were left) over a later proof of the same position and
+/// hand, so the proof was never stored and the line could not be planned over it. A proof,
+/// or a disproof with a wider bound, now replaces a bounded disproof. The same position
+/// with tables so small that entries are replaced: the lost proofs are searched again.
+#[test]
+fn a_bounded_disproof_does_not_hide_a_proof() {
+    let pos = Position::<MiniShogi>::from_sfen_with(
+        "2+p2/5/1+p1K1/1k3/b4 w 2RBG2Sg 1",
+        Relax::ATTACKER_WITHOUT_KING,
+    )
+    .expect("a mate problem");
+    assert!(!mate_within(&pos, 5) && mate_within(&pos, 7));
+    for superiority in [false, true] {
+        for (table_entries, max_depth) in [(1 << 12, 7), (16, 9), (32, 9)] {
+            let opts = MateOptions {
+                max_nodes: 100_000,
+                table_entries,
+                max_depth,
+                superiority,
+                ..MateOptions::default()
+            };
+            let r = Solver::<MiniShogi>::new(opts).solve(&pos);
+            // The small tables replace entries (and may run out of nodes: unknown).
+            if table_entries == 1 << 12 {
+                assert_eq!(r.verdict, Verdict::Mate, "{opts:?}");
+            }
+            if r.verdict == Verdict::Mate {
+                verify_line(&pos, &r.moves).expect("the line replays");
+                let n = r.moves.len() as u32;
+                assert!((7..=max_depth).contains(&n), "{opts:?}: {n} plies");
+            }
+        }
+    }
+}
