@@ -57,8 +57,10 @@ def progress(done: int, total: int) -> None:
 
 
 result = sc.estimate("mini", samples=200_000, seed=7, progress=progress)
-print(f"\nreachable share of S {result['p_hat']}, about {result['estimate']} positions "
-      f"(3σ: {result['estimate_lo']} to {result['estimate_hi']}; the paper: 2.38e18)")
+st = result["statement"]  # the estimate as its interval states it (docs/METHOD.md §8.6)
+print(f"\nreachable share of S {result['p_hat']}: {st['value']} ± {st['half_width']} positions "
+      f"(3σ), [{st['lo']}, {st['hi']}]; {st['digits']} significant digit(s) determined: "
+      f"{st['determined']} (the paper: 2.38e18)")
 
 # %% A mate problem (df-pn): White to move mates; the line is replayed before it is returned.
 m = sc.mate("ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42")
