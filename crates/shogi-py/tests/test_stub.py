@@ -14,7 +14,7 @@ ALLOWLIST = Path(__file__).with_name("stubtest_allowlist.txt")
 
 def test_everything_public_has_a_docstring():
     names = [n for n in sc.__all__ if n != "__version__"]
-    assert set(names) == {"Position", "count", "rank", "unrank", "classify", "reach", "estimate", "mate", "pass_count"}
+    assert set(names) == {"Position", "count", "rank", "unrank", "classify", "reach", "estimate", "sample", "mate", "pass_count"}
     for name in names:
         assert len(getattr(sc, name).__doc__ or "") > 40, name
     for name in ["startpos", "sfen", "legal_moves", "play", "perft", "unmoves", "is_check", "validate", "game"]:
