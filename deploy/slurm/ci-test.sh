@@ -220,7 +220,7 @@ wait_jobs "$ARRAY_JOB,$MERGE_JOB"
 for k in 0 1 2 3; do expect "${ARRAY_JOB}_$k" COMPLETED; done
 expect "$MERGE_JOB" COMPLETED
 for k in 0 1 2 3; do
-    [ "$(jq .threads "$O1/shard-$k.json")" = 1 ] || fail "task $k ran $(jq .threads "$O1/shard-$k.json") threads with --cpus-per-task=1"
+    [ "$(jq .content.threads "$O1/shard-$k.json")" = 1 ] || fail "task $k ran $(jq .content.threads "$O1/shard-$k.json") threads with --cpus-per-task=1"
 done
 single "$W/small-single" "$SMALL_SAMPLES" 7
 compare small "$O1" "$W/small-single" "$SMALL_SAMPLES"
