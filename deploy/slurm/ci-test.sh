@@ -20,8 +20,10 @@
 # ${CARGO_TARGET_DIR:-target}. Stops the daemons it started, by PID, on exit. Work files are
 # in a temporary directory, removed on success and kept (path printed) on failure.
 #
-# Knobs: SMALL_SAMPLES [4000], KILL_SAMPLES [4000000: 1,000,000 a shard, long enough to kill
-# a shard after its first checkpoint], SLURM_CI_TIMEOUT [seconds per wait, 120];
+# Knobs: SMALL_SAMPLES [4000], KILL_SAMPLES [measured: enough that a shard runs about
+# KILL_SHARD_SECONDS (10) on one core, so that it can be killed after its first checkpoint
+# whatever the machine's speed; never fewer than 4,000,000], SLURM_CI_TIMEOUT [seconds per
+# wait, 120];
 # SLURM_CI_BIN, a prebuilt shogi-count to use instead of building one.
 set -euo pipefail
 
@@ -29,7 +31,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROOT=$PWD
 HERE=$ROOT/deploy/slurm
 SMALL_SAMPLES=${SMALL_SAMPLES:-4000}
-KILL_SAMPLES=${KILL_SAMPLES:-4000000}
+KILL_SAMPLES=${KILL_SAMPLES:-}
+KILL_SHARD_SECONDS=${KILL_SHARD_SECONDS:-10}
 TIMEOUT=${SLURM_CI_TIMEOUT:-120}
 # The jobs inherit the environment: parameters of submit.sh must come from this script only.
 unset OUTDIR GAME SAMPLES SEED SHARDS ARRAY CPUS THREADS CHECKPOINT_EVERY BIN
@@ -66,7 +69,7 @@ if [ "$(id -u)" -ne 0 ]; then
         if [ -n "${!v:-}" ]; then knobs+=("$v=${!v}"); fi
     done
     exec sudo -n env SLURM_CI_BIN="$BIN" SMALL_SAMPLES="$SMALL_SAMPLES" KILL_SAMPLES="$KILL_SAMPLES" \
-        SLURM_CI_TIMEOUT="$TIMEOUT" ${knobs[@]+"${knobs[@]}"} "$HERE/ci-test.sh"
+        KILL_SHARD_SECONDS="$KILL_SHARD_SECONDS" SLURM_CI_TIMEOUT="$TIMEOUT" ${knobs[@]+"${knobs[@]}"} "$HERE/ci-test.sh"
 fi
 
 W=$(mktemp -d /tmp/shogi-slurm-ci.XXXXXX)
@@ -243,6 +246,18 @@ T_SMALL=$((SECONDS - T_UP))
 
 # --- 2. Kill, requeue, re-run, resume ------------------------------------------------------
 
+# A fixed size raced the machine: on a fast idle one a 1,000,000-sample shard ended in about
+# a second, before its first checkpoint. Measure one core's rate and size the shards by time.
+if [ -z "$KILL_SAMPLES" ]; then
+    probe=1000000
+    t=$(date +%s%N)
+    "$BIN" estimate --game mini --samples "$probe" --seed 3 --threads 1 --quiet >/dev/null ||
+        fail "the calibration run failed"
+    ms=$((($(date +%s%N) - t) / 1000000 + 1))
+    KILL_SAMPLES=$((4 * probe * KILL_SHARD_SECONDS * 1000 / ms))
+    [ "$KILL_SAMPLES" -ge 4000000 ] || KILL_SAMPLES=4000000
+    say "2. one core ran $probe Mini Shogi samples in $ms ms: $((KILL_SAMPLES / 4)) a shard"
+fi
 say "2. $KILL_SAMPLES Mini Shogi samples in 4 shards, checkpoints every second; kill two tasks mid-run"
 O2=$W/kill
 submit OUTDIR="$O2" GAME=mini SAMPLES="$KILL_SAMPLES" SEED=11 SHARDS=4 CPUS=1 CHECKPOINT_EVERY=1 BIN="$BIN"
