@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values for crates/shogi-estimate/tests/stats_reference.rs.
+"""Reference values for crates/shogi-estimate/tests/integration/stats_reference.rs.
 
 Computes, independently of the Rust code, the statistics of the estimate (docs/METHOD.md §8):
 the reachable fraction and its standard error, the 3σ normal interval, the Wilson score

@@ -2,7 +2,7 @@
 //! mate7 sets as quoted in open-source solvers' tests, and a graph-history-interaction
 //! problem), the initial position, and the superiority properties on each.
 
-mod common;
+use crate::common;
 use common::give;
 use shogi_core::{Hand, PieceKind, Position, Relax, Shogi};
 use shogi_mate::{verify_line, DefenderHand, MateOptions, Solver, Verdict};

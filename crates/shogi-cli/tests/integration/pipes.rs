@@ -5,7 +5,7 @@
 //! Each run must hit the closed pipe, so exit code 141 is required, not merely allowed:
 //! a command that wrote without the pipe-aware writer would panic instead.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! The `shogi-count perft` contract: the count is the last line of standard output; bad
 //! input is a one-line error on standard error and exit status 1, never a panic.
 
-mod common;
+use crate::common;
 use common::shogi_count;
 use std::process::Output;
 

@@ -10,6 +10,8 @@
 //! The same positions check the pass count: 0 exactly for mates, and monotone in the
 //! defence set.
 
+use crate::common;
+use common::give;
 use shogi_core::{
     Color, Game, MiniShogi, Move, MoveList, Piece, PieceKind, Position, Relax, Setup, Shogi, Square,
 };
@@ -17,8 +19,6 @@ use shogi_mate::{
     verify_line, with_defender_hand, DefenderHand, Defense, MateOptions, PassOptions, PassSolver,
     PassVerdict, Solver, Verdict,
 };
-mod common;
-use common::give;
 use shogi_verify::rng::{below, chance, test_rng, TestRng};
 
 /// Whether the side to move forces mate within `plies` plies (odd), by full-width search

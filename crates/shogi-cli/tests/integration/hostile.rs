@@ -7,7 +7,7 @@
 //! `invalid`, goes on with the others and exits 1 at the end: it must never call a position
 //! with too much material `reachable`. Positions at the material limit must still work.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use std::ffi::{OsStr, OsString};

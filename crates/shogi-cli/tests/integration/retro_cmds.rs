@@ -1,6 +1,6 @@
 //! `shogi-count unmoves` end to end.
 
-mod common;
+use crate::common;
 use common::run;
 
 #[test]

@@ -2,8 +2,6 @@
 //! a distinct K-canonical position that ranks back to it, and an independent brute-force
 //! enumeration of the K-canonical positions gives the same count and the same set.
 
-mod common;
-
 use shogi_core::{Color, Game, MiniShogi, Piece, PieceKind, Position, Relax, Setup, Shogi, Square};
 use shogi_rank::{count, kings_k_canonical, material_from_spec, RankTable, U256};
 

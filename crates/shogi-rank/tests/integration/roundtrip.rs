@@ -1,7 +1,7 @@
 //! rank ∘ unrank and unrank ∘ rank are the identity: random ranks and positions, both ends
 //! of the range, and the boundaries between hand classes.
 
-mod common;
+use crate::common;
 
 use common::{random_position, roundtrip_rank};
 use num_bigint::BigUint;

@@ -1,7 +1,7 @@
 //! The fast generator against an independent brute-force one, on positions from random
 //! legal games of both games, under both drop-pawn rules.
 
-mod common;
+use crate::common;
 use common::{naive_moves, random_positions};
 use shogi_core::{Game, MiniShogi, Move, MoveList, PawnDropRule, Position, Rules, Shogi};
 

@@ -31,7 +31,7 @@ fn assert_reachable<G: Game>(searcher: &mut Searcher<G>, pos: &Position<G>) -> S
 }
 
 /// The positions along the docs/METHOD.md §9 line of `G` (its text is checked against docs/METHOD.md in
-/// tests/construct.rs), from the initial position to the KK position.
+/// tests/integration/construct.rs), from the initial position to the KK position.
 fn line_positions<G: Game>() -> Vec<Position<G>> {
     let mut p = Position::<G>::startpos();
     let mut all = vec![p.clone()];

@@ -1,7 +1,7 @@
 //! `shogi-count classify | reach` end to end: every verdict, the JSON fields, standard input,
 //! errors naming the line, and certificates replayed with `shogi-core`.
 
-mod common;
+use crate::common;
 use common::{run, run_with_stdin};
 use shogi_core::{AnyPosition, Game, MiniShogi, Shogi};
 
@@ -21,7 +21,7 @@ const MINI_UNREACHABLE: &str = "3s+p/+r+p1+B+R/KB1g1/1g3/2k1S b - 1";
 const MINI_REACHABLE: &str = "g1r1k/5/+P1s+R+b/1+s1G1/1K2+B b P 1";
 
 /// The docs/METHOD.md §9 line of `G` in USI (its text is checked against docs/METHOD.md in shogi-reach's
-/// tests/construct.rs).
+/// tests/integration/construct.rs).
 fn line<G: Game>() -> Vec<String> {
     shogi_reach::opening_line::<G>()
         .expect("the game has a docs/METHOD.md §9 line")

@@ -7,7 +7,7 @@
 //! interrupted.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 use common::run;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

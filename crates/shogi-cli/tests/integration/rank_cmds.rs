@@ -1,6 +1,6 @@
 //! `shogi-count count | rank | unrank` end to end: outputs, errors on stderr, exit codes.
 
-mod common;
+use crate::common;
 use common::run;
 
 #[test]

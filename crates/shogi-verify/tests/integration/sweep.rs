@@ -32,8 +32,8 @@ fn sweep_slice_no_legal_reply_rule() {
     run::<MiniShogi>(10_000, 4, rules);
 }
 
-/// The long sweep: `SWEEP_POSITIONS=1000000 cargo test -p shogi-verify --release --test sweep
-/// -- --ignored --nocapture` (the xtask command calls the same function).
+/// The long sweep: `SWEEP_POSITIONS=1000000 cargo test -p shogi-verify --release --test
+/// integration sweep::sweep_long -- --ignored --nocapture` (the xtask command calls the same function).
 #[test]
 #[ignore]
 fn sweep_long() {

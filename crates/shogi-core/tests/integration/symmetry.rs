@@ -1,7 +1,7 @@
 //! Self-consistency: mirror and colour-flip invariance of perft, incremental Zobrist keys,
 //! make/unmake by copy, SFEN round trips, list/count agreement.
 
-mod common;
+use crate::common;
 use common::random_positions;
 use shogi_core::{Game, MiniShogi, Position, Shogi};
 

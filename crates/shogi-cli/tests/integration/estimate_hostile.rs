@@ -2,7 +2,7 @@
 //! counters near `u64::MAX`, negative and huge numbers, a 100 kB argument. Each must give a
 //! clear error and a non-zero exit: never a panic (exit 101), never a hang, never a report.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use std::path::PathBuf;

@@ -4,7 +4,7 @@
 //! file, a rank past the last) is an error, exit code 1. Either way the message is on
 //! standard error and nothing is on standard output.
 
-mod common;
+use crate::common;
 use common::shogi_count;
 
 const KK_SHOGI: &str = "4k4/9/9/9/9/9/9/9/4K4 b - 1";

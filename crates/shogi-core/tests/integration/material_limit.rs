@@ -10,7 +10,7 @@
 //! generator of `common/mod.rs`. Adding pieces or kings beyond the material, or taking a
 //! king away, must be refused whatever is relaxed, with the right flags and a reason.
 
-mod common;
+use crate::common;
 
 use common::naive_moves;
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! `shogi-count estimate` and `merge`: the JSON report's contract, thread-count
 //! independence, shards and merge, resume and the refusal of bad files.
 
-mod common;
+use crate::common;
 use common::run;
 use serde_json::Value;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! `shogi-count mate | pass-count` end to end: the text and JSON contracts, standard
 //! input, invalid lines, thread-count independence, and lines replayed with `shogi-core`.
 
-mod common;
+use crate::common;
 use common::{run, run_with_stdin};
 use serde_json::Value;
 use shogi_core::{Position, Relax, Shogi};
