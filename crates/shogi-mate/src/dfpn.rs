@@ -126,6 +126,10 @@ enum Planned {
     Longer(u32),
 }
 
+/// The most positions the planning of a line searches again for lost proofs (each search
+/// also counts towards the node limit).
+const MAX_PLAN_SEARCHES: u32 = 4096;
+
 /// The plan of a line: what it knows of each position, by full key; the positions on the
 /// current path of the planning (by full key); and the searches made for proofs the table
 /// had lost.
@@ -217,6 +221,9 @@ pub struct Solver<G: Game> {
     attacker: Color,
     nodes: u64,
     aborted: bool,
+    /// The proved check of the attacker node `mid` proved last (so, after a call at an
+    /// attacker node that proves it, that node's).
+    proved_by: Option<Move>,
     _game: core::marker::PhantomData<G>,
 }
 
@@ -275,6 +282,7 @@ impl<G: Game> Solver<G> {
             attacker: Color::Black,
             nodes: 0,
             aborted: false,
+            proved_by: None,
             _game: core::marker::PhantomData,
         }
     }
@@ -611,6 +619,13 @@ impl<G: Game> Solver<G> {
         self.path.remove(&pos.key());
         let amount = self.nodes - nodes_before + 1;
         let out = if pn == 0 {
+            if or_node {
+                self.proved_by = self.children[start..end]
+                    .iter()
+                    .filter(|c| c.out.pn == 0)
+                    .min_by_key(|c| c.out.len)
+                    .map(|c| c.mv);
+            }
             self.proved(pos, start, end, or_node, hand)
         } else if dn == 0 {
             self.disproved(pos, start, end, or_node)
@@ -783,14 +798,14 @@ impl<G: Game> Solver<G> {
     /// The length of the line [`Solver::extract_line`] plays from `pos`, at most
     /// `remaining` plies, by minimax over the proved positions in the table, with the move
     /// chosen at each position recorded in `plan`: at attacker nodes the proved check whose
-    /// line is the shortest, at defender nodes (all of whose replies must be proved) the
-    /// reply whose line is the longest. Taking the defender's longest everywhere makes the
-    /// line at least as long as the shortest forced mate, and the proof found is among the
-    /// lines compared, so the line is no longer than it. A position whose proof the table
-    /// no longer holds (its entry was replaced) is searched again, with the plies left
-    /// there. `None` when there is no such line within `remaining` plies: a proof is
-    /// missing (and the node limit or the number of searches ran out), the lines are
-    /// longer, or they cycle.
+    /// line is the shortest, at defender nodes the reply (every one planned) whose line is
+    /// the longest. Taking the defender's longest everywhere makes the line at least as
+    /// long as the shortest forced mate, and the proof found is among the lines compared,
+    /// so the line is no longer than it. An attacker node none of whose checks the table
+    /// still proves (entries replaced) is searched again, with the plies left there.
+    /// `None` when there is no such line within `remaining` plies: a proof is missing (and
+    /// the node limit or the number of searches ran out), the lines are longer, or they
+    /// cycle.
     fn plan_line(&mut self, pos: &Position<G>, remaining: u32, st: &mut PlanState) -> Option<u32> {
         let full = pos.key();
         match st.plan.get(&full) {
@@ -811,34 +826,38 @@ impl<G: Game> Solver<G> {
             st.plan.insert(full, Planned::Line(0, None));
             return Some(0);
         }
-        let complete = |moves: &[(bool, u16, Move)]| {
-            if or_node {
-                moves.iter().any(|m| m.0)
-            } else {
-                moves.iter().all(|m| m.0)
-            }
-        };
-        if !complete(&moves) && remaining > 0 && !self.aborted && st.searches < 64 {
-            // The proof of this position was overwritten: search it again, as deep in the
-            // depth limit as it stands here (the path above it is not repeated: a proof
-            // rests on no repetition).
-            st.searches += 1;
-            let depth = self.opts.max_depth + 1 - remaining;
-            self.path.clear();
-            self.path_keys.clear();
-            self.path_keys.resize(depth as usize - 1, 0);
-            if self.mid(pos, INF, INF, depth).pn == 0 {
-                moves = self.proved_children(pos, or_node);
-            }
-        }
         if or_node {
+            moves.retain(|m| m.0);
+            if moves.is_empty() && remaining > 0 && !self.aborted && st.searches < MAX_PLAN_SEARCHES
+            {
+                // The proof of this position was overwritten: search it again, as deep in
+                // the depth limit as it stands here (the path above it is not repeated: a
+                // proof rests on no repetition), and take the check that proved it even
+                // if its own entry is lost again.
+                st.searches += 1;
+                let depth = self.opts.max_depth + 1 - remaining;
+                self.path.clear();
+                self.path_keys.clear();
+                self.path_keys.resize(depth as usize - 1, 0);
+                self.proved_by = None;
+                if self.mid(pos, INF, INF, depth).pn == 0 {
+                    moves = self.proved_children(pos, or_node);
+                    moves.retain(|m| m.0);
+                    if let Some(mv) = self.proved_by {
+                        if !moves.iter().any(|m| m.2 == mv) {
+                            moves.push((true, u16::MAX, mv));
+                        }
+                    }
+                }
+            }
             // The checks with the shortest stored mates first: the shortest line is
             // usually among them, and each line found bounds the search for the next.
-            moves.retain(|m| m.0);
             moves.sort_by_key(|m| m.1);
         }
+        // At a defender node every reply is planned, whether or not the table still
+        // holds its proof: the attacker node it leads to searches it again if need be.
         let mut best: Option<(u32, Move)> = None;
-        if remaining > 0 && moves.iter().all(|m| m.0) {
+        if remaining > 0 && !moves.is_empty() {
             st.path.insert(full, st.path.len() as u32);
             for (_, _, mv) in moves {
                 // At an attacker node only a shorter line than the best so far matters.
