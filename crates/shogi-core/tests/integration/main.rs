@@ -1,7 +1,9 @@
-//! Integration tests of shogi-core: perft against outside libraries, a naive move generator, parsing, symmetry and the material rules.
+//! Integration tests of shogi-core: perft against outside libraries, a naive move generator,
+//! parsing, symmetry and the material rules.
 //!
-//! One test binary per package: each linked test binary costs a link of the whole
-//! dependency graph, and 41 of them made the first `cargo test` take minutes longer.
+//! One test binary per package, a module per suite: every test binary is a link of the
+//! whole dependency graph, and the first `cargo test` pays for each (README.md, "How long
+//! it takes").
 
 mod checks;
 mod common;
