@@ -13,7 +13,7 @@
 //! alone. Mini Shogi has no KIF diagram that GUIs agree on: its problems are SFEN only.
 //!
 //! Files are UTF-8 (with or without a byte-order mark) or Shift_JIS (CP932), the encoding of
-//! `.kif` files from Windows programs; [`write`] writes `.kif` in Shift_JIS and anything
+//! `.kif` files from Windows programs; [`write()`] writes `.kif` in Shift_JIS and anything
 //! else in UTF-8, as the format's convention has it (`.kifu` is UTF-8).
 
 use crate::quote::quoted;

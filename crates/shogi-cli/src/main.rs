@@ -87,8 +87,8 @@ enum Command {
     /// Run as a USI engine for mate search (`go mate`), for Shogi GUIs.
     ///
     /// Speaks USI on standard input and output: usi, isready, setoption (USI_Hash,
-    /// Threads, NodesLimit, DepthLimit, DefenderHand), usinewgame, position, go mate <ms> |
-    /// infinite, stop, quit; answers checkmate <moves>, checkmate nomate or checkmate
+    /// Threads, NodesLimit, DepthLimit, DefenderHand), usinewgame, position, `go mate <ms>` |
+    /// `infinite`, stop, quit; answers `checkmate <moves>`, checkmate nomate or checkmate
     /// timeout, with info lines while it searches. A GUI that cannot pass the `usi`
     /// argument can run a copy or link of the binary named `shogi-count-usi` (README.md).
     Usi,
