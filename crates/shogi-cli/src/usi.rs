@@ -182,8 +182,25 @@ fn send(line: &str) {
     let _ = crate::output::print(&format!("{line}\n"));
 }
 
+/// Writes `info string <text>`, in printable ASCII: it quotes what the GUI sent, which may
+/// hold any byte, and GUIs read engine output as ASCII, UTF-8 or Shift_JIS (cshogi's client
+/// reads `isready`'s answer as Shift_JIS and fails on UTF-8 it cannot decode).
 fn info_string(text: &str) {
-    send(&format!("info string {text}"));
+    send(&format!("info string {}", printable_ascii(text)));
+}
+
+/// `text` with the ellipsis of [`quoted`] as `...` and every other character that is not
+/// printable ASCII escaped as Rust does (`\u{fffd}`, `\0`).
+fn printable_ascii(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '…' => out.push_str("..."),
+            ' '..='~' => out.push(c),
+            _ => out.extend(c.escape_default()),
+        }
+    }
+    out
 }
 
 /// Runs the engine on standard input and output until `quit` or the end of the input.

@@ -187,6 +187,12 @@ fn a_gui_dialogue_solves_the_problems_stops_and_survives_garbage() {
         said.iter().all(|l| l.len() < 400),
         "long input is quoted short"
     );
+    // In printable ASCII, whatever bytes were quoted: GUIs read Shift_JIS or UTF-8.
+    assert!(
+        said.iter()
+            .all(|l| l.bytes().all(|b| (b' '..=b'~').contains(&b))),
+        "{said:?}"
+    );
     assert!(said.iter().any(|l| l == "checkmate timeout"), "{said:?}");
     // Still alive and solving.
     let (answer, _) = e.solve("4k4/9/4P4/9/9/9/9/9/8K b G 1", "go mate 5000");
