@@ -87,7 +87,7 @@ enum Command {
     /// (min, median, p99, max). Needs a built binary (`--bin`, default the release one).
     UsiStopLatency(usi_bench::StopLatencyArgs),
     /// The cost of the solver's stop check: node rates on testdata/mate's problems with and
-    /// without a SearchControl attached, in alternating rounds.
+    /// without a SearchControl attached, each position solved both ways in turn.
     MateControlCost(usi_bench::ControlCostArgs),
 }
 

@@ -195,19 +195,29 @@ fn measure(e: &mut Engine, args: &StopLatencyArgs) -> Result<Vec<Duration>, Stri
 /// Options of `mate-control-cost`.
 #[derive(Args)]
 pub struct ControlCostArgs {
-    /// Rounds of each variant, run alternately (without, with, without, ...).
+    /// Rounds: passes over the positions, each solving every position without and with a
+    /// control.
     #[arg(long, default_value_t = 5)]
     rounds: usize,
     /// Node limit per position.
     #[arg(long, default_value_t = 2_000_000)]
     nodes: u64,
-    /// No-mates of testdata/mate/shogi_nomates.tsv added to the 640 mates (the first ones).
-    #[arg(long, default_value_t = 60)]
-    nomates: usize,
+    /// Every this-many-th no-mate of testdata/mate/shogi_nomates.tsv is added to the 640
+    /// mates (the set is sorted by the number of checks, so a spread sample holds trivial
+    /// and hard ones; 0: none).
+    #[arg(long, default_value_t = 10)]
+    nomates_every: usize,
+    /// Attach no control in either variant: what the two columns differ by when nothing
+    /// differs (the measurement's own bias and noise).
+    #[arg(long)]
+    null: bool,
 }
 
 /// `cargo xtask mate-control-cost`.
 pub fn control_cost(args: ControlCostArgs) -> Result<(), String> {
+    if args.rounds == 0 {
+        return Err("--rounds must be at least 1".into());
+    }
     let read = |file: &str| -> Result<Vec<Position<Shogi>>, String> {
         crate::mate_bench::sfens(file)?
             .iter()
@@ -218,63 +228,69 @@ pub fn control_cost(args: ControlCostArgs) -> Result<(), String> {
             .collect()
     };
     let mut positions = read("shogi_mates.tsv")?;
-    positions.extend(read("shogi_nomates.tsv")?.into_iter().take(args.nomates));
+    if args.nomates_every > 0 {
+        positions.extend(
+            read("shogi_nomates.tsv")?
+                .into_iter()
+                .step_by(args.nomates_every),
+        );
+    }
     let opts = MateOptions {
         max_nodes: args.nodes,
         ..MateOptions::default()
     };
     let mut solver = Solver::<Shogi>::new(opts);
-    // Nodes and seconds of one pass over the positions; a fresh control per search, as the
-    // engine gives one.
-    let mut pass = |control: bool| {
-        let mut nodes = 0u64;
-        let mut time = Duration::ZERO;
-        for pos in &positions {
-            solver.set_control(control.then(SearchControl::new));
-            let t = Instant::now();
-            let r = solver.solve(pos);
-            time += t.elapsed();
-            nodes += r.stats.nodes;
-        }
-        (nodes, time)
-    };
     println!(
-        "{} positions, {} rounds of each, node limit {}",
+        "{} positions, {} rounds, node limit {}; each position solved without and with a \
+         control, in alternating order",
         positions.len(),
         args.rounds,
         args.nodes
     );
-    println!("| round | control | nodes | time | nodes/s |");
-    println!("|---|---|---|---|---|");
-    let mut rates = [Vec::new(), Vec::new()];
-    let mut counted = [0u64; 2];
+    if args.null {
+        println!("--null: no control attached in either column");
+    }
+    println!("| round | nodes/s without | nodes/s with | with/without |");
+    println!("|---|---|---|---|");
+    let mut ratios = Vec::with_capacity(args.rounds);
+    let mut counted = 0;
     for round in 1..=args.rounds {
-        for (i, control) in [false, true].into_iter().enumerate() {
-            let (nodes, time) = pass(control);
-            let rate = nodes as f64 / time.as_secs_f64();
-            println!(
-                "| {round} | {} | {nodes} | {:.3} s | {rate:.0} |",
-                if control { "attached" } else { "none" },
-                time.as_secs_f64()
-            );
-            rates[i].push(rate);
-            counted[i] = nodes;
+        // Per variant: nodes and seconds. Each position is solved by both, one right after
+        // the other, the first of the two alternating: a machine whose speed drifts (a
+        // shared one) then slows both alike, which whole passes one after the other do not
+        // ensure.
+        let mut nodes = [0u64; 2];
+        let mut time = [Duration::ZERO; 2];
+        for (k, pos) in positions.iter().enumerate() {
+            let order = if k % 2 == 0 { [0, 1] } else { [1, 0] };
+            for variant in order {
+                // A fresh control per search, as the engine gives one.
+                solver.set_control((variant == 1 && !args.null).then(SearchControl::new));
+                let t = Instant::now();
+                let r = solver.solve(pos);
+                time[variant] += t.elapsed();
+                nodes[variant] += r.stats.nodes;
+            }
         }
+        if nodes[0] != nodes[1] {
+            return Err(format!(
+                "the searches differ with a control ({} against {} nodes)",
+                nodes[1], nodes[0]
+            ));
+        }
+        let rate = |v: usize| nodes[v] as f64 / time[v].as_secs_f64();
+        let ratio = rate(1) / rate(0);
+        println!("| {round} | {:.0} | {:.0} | {ratio:.4} |", rate(0), rate(1));
+        ratios.push(ratio);
+        counted = nodes[0];
     }
-    if counted[0] != counted[1] {
-        return Err(format!(
-            "the searches differ with a control ({} against {} nodes)",
-            counted[1], counted[0]
-        ));
-    }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    let (without, with) = (median(&mut rates[0]), median(&mut rates[1]));
+    ratios.sort_by(f64::total_cmp);
     println!(
-        "median nodes/s: without {without:.0}, with {with:.0}: with/without = {:.4}",
-        with / without
+        "nodes per round and variant {counted}; with/without: median {:.4}, min {:.4}, \
+         max {:.4}",
+        ratios[ratios.len() / 2],
+        ratios[0],
+        ratios[ratios.len() - 1]
     );
     Ok(())
 }
