@@ -43,10 +43,11 @@ def engine(tmp_path):
         os.symlink(binary.resolve(), name)
     except OSError:
         shutil.copy2(binary, name)
-    with guard(None):
-        eng = Engine(str(name))
+    eng = Engine(str(name), connect=False)
+    with guard(eng):
+        eng.connect()
     yield eng
-    if eng.proc is not None:
+    if eng.proc is not None and eng.proc.poll() is None:
         with guard(eng):
             eng.quit()
 
@@ -59,7 +60,7 @@ def guard(eng, seconds=HANG_GUARD):
 
     def kill():
         fired.set()
-        if eng is not None and eng.proc is not None:
+        if eng.proc is not None:
             eng.proc.kill()
             eng.proc.stdout.close()
 
