@@ -9,6 +9,7 @@ mod mate_bench;
 mod perft;
 mod reach_exhaustive;
 mod reproduce;
+mod usi_bench;
 mod validate;
 mod verdict_sweep;
 mod verify_kk;
@@ -81,6 +82,13 @@ enum Command {
     /// any disagreement, the rate and the resulting bound on the misclassification rate.
     /// With --against-unmoves N: the oracle against shogi_retro::unmoves on random games.
     VerdictSweep(verdict_sweep::VerdictSweepArgs),
+    /// The USI engine's `stop`: starts `shogi-count usi`, stops endless `go mate` searches
+    /// after varying waits and prints the time from writing `stop` to reading `checkmate`
+    /// (min, median, p99, max). Needs a built binary (`--bin`, default the release one).
+    UsiStopLatency(usi_bench::StopLatencyArgs),
+    /// The cost of the solver's stop check: node rates on testdata/mate's problems with and
+    /// without a SearchControl attached, each position solved both ways in turn.
+    MateControlCost(usi_bench::ControlCostArgs),
 }
 
 fn main() -> ExitCode {
@@ -99,6 +107,8 @@ fn main() -> ExitCode {
         Command::ValidateEstimator(args) => validate::run_validate(args),
         Command::VerifyKk(args) => verify_kk::run(args),
         Command::VerdictSweep(args) => verdict_sweep::run(args),
+        Command::UsiStopLatency(args) => usi_bench::stop_latency(args),
+        Command::MateControlCost(args) => usi_bench::control_cost(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -35,7 +35,7 @@ fn testdata() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/mate")
 }
 
-fn sfens(file: &str) -> Result<Vec<String>, String> {
+pub(crate) fn sfens(file: &str) -> Result<Vec<String>, String> {
     let path = testdata().join(file);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(text

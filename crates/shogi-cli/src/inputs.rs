@@ -4,12 +4,93 @@ use std::io::{BufRead, IsTerminal};
 
 /// One input SFEN and where it came from, for error messages.
 pub struct Input {
-    /// `argument` or `line`.
-    pub what: &'static str,
-    /// Its 1-based number among the arguments or the lines.
-    pub n: usize,
-    /// The text, trimmed.
+    /// Where it came from: `argument 2`, `line 7`, `file p.kif`, `file p.sfen line 3`.
+    pub place: String,
+    /// The text, trimmed; for a KIF or CSA problem, the SFEN of its position.
     pub sfen: String,
+}
+
+/// The formats of problem files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// By the file name: .kif/.kifu KIF, .ki2/.ki2u KI2, .csa CSA, anything else SFEN.
+    Auto,
+    /// A KIF board diagram (Shift_JIS or UTF-8), one problem a file.
+    Kif,
+    /// The board diagram of a KI2 file (its moves are not read).
+    Ki2,
+    /// A CSA file, one problem a file.
+    Csa,
+    /// One SFEN a line, blank lines skipped.
+    Sfen,
+}
+
+impl Format {
+    /// The format of `path` when this one is `Auto`.
+    pub fn of(self, path: &std::path::Path) -> Format {
+        if self != Format::Auto {
+            return self;
+        }
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("kif" | "kifu") => Format::Kif,
+            Some("ki2" | "ki2u") => Format::Ki2,
+            Some("csa") => Format::Csa,
+            _ => Format::Sfen,
+        }
+    }
+
+    /// Whether the files of this format say the defender's hand themselves (KIF, KI2, CSA),
+    /// rather than leave it to `--defender-hand` (SFEN).
+    pub fn gives_hands(self) -> bool {
+        matches!(self, Format::Kif | Format::Ki2 | Format::Csa)
+    }
+}
+
+/// A KIF, KI2 or CSA problem file read into its problem.
+pub fn read_problem(path: &std::path::Path, format: Format) -> Result<crate::kif::Problem, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let text = crate::kif::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    match format {
+        Format::Csa => crate::csa_file::read(&text),
+        Format::Ki2 => crate::kif::read(&text, true),
+        _ => crate::kif::read(&text, false),
+    }
+    .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The inputs of problem files, in order: one a KIF, KI2 or CSA file, one a line of a SFEN
+/// file (blank lines skipped).
+pub fn from_files(paths: &[std::path::PathBuf], format: Format) -> Result<Vec<Input>, String> {
+    let mut all = Vec::new();
+    for path in paths {
+        let place = format!("file {}", path.display());
+        match format.of(path) {
+            Format::Sfen => {
+                let bytes =
+                    std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+                for (i, line) in String::from_utf8_lossy(&bytes).lines().enumerate() {
+                    if !line.trim().is_empty() {
+                        all.push(Input {
+                            place: format!("{place} line {}", i + 1),
+                            sfen: line.trim().to_string(),
+                        });
+                    }
+                }
+            }
+            f => {
+                let problem = read_problem(path, f)?;
+                all.push(Input {
+                    place,
+                    sfen: problem.position.to_sfen(),
+                });
+            }
+        }
+    }
+    Ok(all)
 }
 
 /// Calls `f` on every input in order: the arguments, or without any the lines of standard
@@ -64,8 +145,7 @@ pub fn collect(sfens: &[String]) -> Result<Vec<Input>, String> {
     let mut all = Vec::new();
     for_each(sfens, |what, n, sfen| {
         all.push(Input {
-            what,
-            n,
+            place: format!("{what} {n}"),
             sfen: sfen.to_string(),
         });
         Ok(())

@@ -6,8 +6,10 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod csa_file;
 mod estimate_cmds;
 mod inputs;
+mod kif;
 mod mate_cmds;
 mod memory;
 mod options;
@@ -17,6 +19,7 @@ mod rank_cmds;
 mod reach_cmds;
 mod retro_cmds;
 mod sample_cmds;
+mod usi;
 use options::RuleArgs;
 
 /// The exit codes, the same for every command (README.md lists them too).
@@ -81,6 +84,14 @@ enum Command {
     Mate(mate_cmds::MateCommand),
     #[command(flatten)]
     Sample(sample_cmds::SampleCommand),
+    /// Run as a USI engine for mate search (`go mate`), for Shogi GUIs.
+    ///
+    /// Speaks USI on standard input and output: usi, isready, setoption (USI_Hash,
+    /// Threads, NodesLimit, DepthLimit, DefenderHand), usinewgame, position, `go mate <ms>` |
+    /// `infinite`, stop, quit; answers `checkmate <moves>`, checkmate nomate or checkmate
+    /// timeout, with info lines while it searches. A GUI that cannot pass the `usi`
+    /// argument can run a copy or link of the binary named `shogi-count-usi` (README.md).
+    Usi,
 }
 
 fn main() -> ExitCode {
@@ -88,6 +99,20 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args_os()
         .filter_map(|a| a.into_string().ok())
         .collect();
+    // A GUI registers one executable and runs it without arguments: under the engine's
+    // name, the binary is the engine.
+    if std::env::args_os()
+        .next()
+        .is_some_and(|a| usi::invoked_as_engine(&a))
+    {
+        return match usi::run() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("shogi-count: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // Help and version go to standard output, and errors without a long argument in
@@ -123,6 +148,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Estimate(cmd) => estimate_cmds::run_command(cmd),
         Command::Mate(cmd) => mate_cmds::run(cmd),
         Command::Sample(cmd) => sample_cmds::run(cmd),
+        Command::Usi => usi::run(),
         Command::Perft {
             game,
             divide,

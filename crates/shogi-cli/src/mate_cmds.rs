@@ -1,12 +1,14 @@
 //! `mate` and `pass-count`: the checkmate search and the possible pass count of
 //! docs/METHOD.md §11–§13, for positions given as arguments or one a line on standard input.
 
+use crate::inputs::{Format, Input};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use shogi_cli::{MateRecord, MateSolvers, PassRecord, PassSolvers};
 use shogi_core::GameKind;
 use shogi_mate::{DefenderHand, Defense, MateOptions, PassOptions};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -45,9 +47,17 @@ pub enum MateCommand {
         /// ablation of docs/BENCHMARKS.md; slower, same verdicts).
         #[arg(long)]
         no_superiority: bool,
+        /// Write the solution as a KIF game from the problem to this file (Shift_JIS for
+        /// a .kif name, UTF-8 otherwise, as KIF's convention has it): one Shogi problem
+        /// only; exit code 1, and no file, when it has no mate.
+        #[arg(long, value_name = "OUT")]
+        kif: Option<PathBuf>,
+        #[command(flatten)]
+        files: FileArgs,
         /// The positions (the game of each follows from its number of ranks). Without
-        /// any, one SFEN per line is read from standard input, blank lines skipped. An
-        /// empty argument is refused (exit code 1) before any search.
+        /// any, and without --file, one SFEN per line is read from standard input, blank
+        /// lines skipped. An empty argument is refused (exit code 1) before any search.
+        #[arg(conflicts_with = "file")]
         sfens: Vec<String>,
     },
     /// Compute the possible pass count of each position for its side to move
@@ -80,10 +90,61 @@ pub enum MateCommand {
         nodes: u64,
         #[command(flatten)]
         common: CommonArgs,
-        /// The positions; without any, one SFEN per line from standard input, blank lines
-        /// skipped. An empty argument is refused (exit code 1) before any search.
+        #[command(flatten)]
+        files: FileArgs,
+        /// The positions; without any, and without --file, one SFEN per line from standard
+        /// input, blank lines skipped. An empty argument is refused (exit code 1) before any
+        /// search.
+        #[arg(conflicts_with = "file")]
         sfens: Vec<String>,
     },
+}
+
+/// Problem files, instead of SFENs.
+#[derive(Args, Clone, Debug)]
+pub struct FileArgs {
+    /// Read the problems from this file (repeatable): a KIF or CSA file is one problem,
+    /// with the defender's hand as the file gives it (`後手の持駒：残り全部` and CSA's
+    /// `P-00AL` give the defender every piece not on the board and not in the attacker's
+    /// hand); a SFEN file has one position a line. The output names each problem by the
+    /// SFEN of its position.
+    #[arg(long, value_name = "PATH")]
+    file: Vec<PathBuf>,
+    /// The format of the --file files: by the name (.kif/.kifu KIF, .ki2 KI2's diagram,
+    /// .csa CSA, anything else SFEN), or as given.
+    #[arg(long, value_enum, default_value_t = Format::Auto)]
+    format: Format,
+}
+
+impl FileArgs {
+    /// The inputs, and the defender's hand to use unless --defender-hand says otherwise:
+    /// the files' own when every input is a KIF, KI2 or CSA file, else the rest.
+    fn inputs(
+        &self,
+        sfens: &[String],
+        asked: Option<DefenderHand>,
+    ) -> Result<(Vec<Input>, DefenderHand), String> {
+        if self.file.is_empty() {
+            let inputs = crate::inputs::collect(sfens)?;
+            return Ok((inputs, asked.unwrap_or(DefenderHand::Rest)));
+        }
+        let formats: Vec<Format> = self.file.iter().map(|p| self.format.of(p)).collect();
+        let own = formats.iter().filter(|f| f.gives_hands()).count();
+        let hand = match asked {
+            Some(h) => h,
+            None if own == formats.len() => DefenderHand::Sfen,
+            None if own == 0 => DefenderHand::Rest,
+            None => {
+                return Err(
+                    "KIF or CSA files, which give the defender's hand, with SFEN files, \
+                            which leave it to --defender-hand: say --defender-hand sfen (the \
+                            hands as written) or rest"
+                        .into(),
+                )
+            }
+        };
+        Ok((crate::inputs::from_files(&self.file, self.format)?, hand))
+    }
 }
 
 /// Options shared by `mate` and `pass-count`.
@@ -103,9 +164,10 @@ pub struct CommonArgs {
           value_parser = crate::options::parse_threads)]
     threads: Option<usize>,
     /// Which hand the defender holds: rest (everything not on the board and not in the
-    /// attacker's hand) or sfen (the SFEN's).
-    #[arg(long, value_enum, default_value_t = DefenderHand::Rest)]
-    defender_hand: DefenderHand,
+    /// attacker's hand) or sfen (the SFEN's). Default: rest, except when every input is a
+    /// KIF or CSA file, whose own hands are kept.
+    #[arg(long, value_enum)]
+    defender_hand: Option<DefenderHand>,
     /// Transposition table size per thread, in MiB (32-byte entries, rounded up to a
     /// power of two), at most 4096: each thread allocates its table up front, one per
     /// game when the positions are of both.
@@ -126,15 +188,15 @@ impl CommonArgs {
 
 /// The stack of a solver thread: deep lines recurse deeply, and 256 MiB (reserved, not
 /// committed) leaves room for the longest lines --max-depth allows.
-const STACK: usize = 256 << 20;
+pub(crate) const STACK: usize = 256 << 20;
 
 /// Memory a thread's search takes besides its tables (move lists, the repetition and path
 /// maps): a margin, not a measurement.
-const THREAD_MEMORY: u64 = 32 << 20;
+pub(crate) const THREAD_MEMORY: u64 = 32 << 20;
 
 /// Address space a thread reserves besides its stack and its memory: glibc gives each
 /// thread's allocator an arena of 64 MiB.
-const THREAD_ADDRESS_SPACE: u64 = 64 << 20;
+pub(crate) const THREAD_ADDRESS_SPACE: u64 = 64 << 20;
 
 /// The game of a SFEN by its number of ranks, as the solvers will read it; `None` for
 /// text that will be no position.
@@ -236,19 +298,26 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
             nodes,
             common,
             no_superiority,
+            kif,
+            files,
             sfens,
         } => {
+            let (inputs, defender_hand) = files.inputs(&sfens, common.defender_hand)?;
             let opts = MateOptions {
                 max_nodes: nodes,
                 table_entries: common.table_entries(),
                 max_depth: common.max_depth,
-                defender_hand: common.defender_hand,
+                defender_hand,
                 superiority: !no_superiority,
             };
-            let inputs = crate::inputs::collect(&sfens)?;
             let plan = plan(&inputs, common)?;
-            let worker = move || MateSolvers::new(opts);
-            run_parallel(&inputs, &plan, worker, json)
+            match kif {
+                Some(out) => write_kif(&inputs, &plan, opts, json, &out),
+                None => {
+                    let worker = move || MateSolvers::new(opts);
+                    run_parallel(&inputs, &plan, worker, json)
+                }
+            }
         }
         MateCommand::PassCount {
             json,
@@ -256,17 +325,18 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
             max_passes,
             nodes,
             common,
+            files,
             sfens,
         } => {
+            let (inputs, defender_hand) = files.inputs(&sfens, common.defender_hand)?;
             let opts = PassOptions {
                 defense,
                 max_passes,
                 max_nodes: nodes,
                 table_entries: common.table_entries(),
                 max_depth: common.max_depth,
-                defender_hand: common.defender_hand,
+                defender_hand,
             };
-            let inputs = crate::inputs::collect(&sfens)?;
             let plan = plan(&inputs, common)?;
             let worker = move || PassSolvers::new(opts);
             run_parallel(&inputs, &plan, worker, json)
@@ -351,7 +421,7 @@ fn run_parallel<W: Worker>(
                 let input = &inputs[printed];
                 let text = line.unwrap_or_else(|e| {
                     invalid += 1;
-                    eprintln!("shogi-count: {} {}: {e}", input.what, input.n);
+                    eprintln!("shogi-count: {}: {e}", input.place);
                     reporter.invalid(&input.sfen, &e, json)
                 });
                 writeln!(out, "{text}").map_err(crate::output::error)?;
@@ -401,6 +471,69 @@ impl Worker for PassSolvers {
         }
         to_json(&PassRecord::invalid(sfen, self.defense(), error))
     }
+}
+
+/// `mate --kif OUT`: solves the one problem, prints its line as `mate` does, and writes the
+/// mating line as a KIF game from the problem.
+fn write_kif(
+    inputs: &[Input],
+    plan: &Plan,
+    opts: MateOptions,
+    json: bool,
+    out: &Path,
+) -> Result<(), String> {
+    let [input] = inputs else {
+        return Err(format!(
+            "--kif writes one game: give one problem, not {}",
+            inputs.len()
+        ));
+    };
+    if game_of(&input.sfen) != Some(GameKind::Shogi) {
+        return Err(format!(
+            "--kif: {} is no Shogi position (KIF has no Mini Shogi board)",
+            input.place
+        ));
+    }
+    let mut worker = MateSolvers::new(opts);
+    for &game in &plan.games {
+        worker.reserve(game)?;
+    }
+    let sfen = input.sfen.clone();
+    let solved = std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || worker.solve(&sfen))
+        .map_err(|e| format!("starting a thread: {e}"))?
+        .join()
+        .map_err(|_| "the search thread failed".to_string())?;
+    let record = solved.map_err(|e| format!("{}: {e}", input.place))?;
+    let text = if json {
+        to_json(&record)
+    } else {
+        record.text()
+    };
+    crate::output::print(&format!("{text}\n"))?;
+    if record.verdict != "mate" {
+        return Err(format!(
+            "--kif: no mate found ({}), so {} was not written",
+            record.verdict,
+            out.display()
+        ));
+    }
+    let problem = shogi_core::Position::<shogi_core::Shogi>::from_sfen_with(
+        &input.sfen,
+        shogi_core::Relax::ATTACKER_WITHOUT_KING,
+    )
+    .map_err(|e| e.to_string())?;
+    // The solver searched the position under the defender-hand convention: the KIF's
+    // diagram shows the hands the search gave the defender.
+    let problem = shogi_mate::with_defender_hand(&problem, opts.defender_hand);
+    let mut line = Vec::new();
+    for m in &record.moves {
+        line.push(shogi_core::Move::from_usi::<shogi_core::Shogi>(m).map_err(|e| e.to_string())?);
+    }
+    let text = crate::kif::write(&problem, &line);
+    std::fs::write(out, crate::kif::encode_for(out, &text))
+        .map_err(|e| format!("writing {}: {e}", out.display()))
 }
 
 fn to_json(record: &impl Serialize) -> String {

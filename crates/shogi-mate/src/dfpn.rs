@@ -3,7 +3,7 @@
 use crate::hand::PackedHand;
 use crate::pieces;
 use crate::table::{Probe, Table, TableStats, INF};
-use crate::DefenderHand;
+use crate::{DefenderHand, SearchControl, CHECK_INTERVAL};
 use shogi_core::{Color, Game, Move, MoveList, Piece, PieceKind, Position, Relax, Setup};
 use std::collections::{HashMap, TryReserveError};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -46,7 +46,8 @@ pub enum Verdict {
     Mate,
     /// The defender escapes every sequence of checks.
     NoMate,
-    /// A limit was reached first (nodes, table, depth).
+    /// A limit was reached first (nodes, table, depth), or the search was stopped
+    /// ([`Solver::set_control`]).
     Unknown,
 }
 
@@ -221,6 +222,8 @@ pub struct Solver<G: Game> {
     attacker: Color,
     nodes: u64,
     aborted: bool,
+    /// Who may stop this search, and sees its progress.
+    control: Option<SearchControl>,
     /// The proved check of the attacker node `mid` proved last (so, after a call at an
     /// attacker node that proves it, that node's).
     proved_by: Option<Move>,
@@ -282,6 +285,7 @@ impl<G: Game> Solver<G> {
             attacker: Color::Black,
             nodes: 0,
             aborted: false,
+            control: None,
             proved_by: None,
             _game: core::marker::PhantomData,
         }
@@ -290,6 +294,14 @@ impl<G: Game> Solver<G> {
     /// The options.
     pub fn options(&self) -> &MateOptions {
         &self.opts
+    }
+
+    /// Lets `control` stop the searches of this solver from another thread and read their
+    /// progress (`None`: no one can). A search that finds the flag raised (at its start too)
+    /// returns [`Verdict::Unknown`] within [`CHECK_INTERVAL`] nodes. The flag stays raised
+    /// until the caller gives a fresh control: one control serves one search.
+    pub fn set_control(&mut self, control: Option<SearchControl>) {
+        self.control = control;
     }
 
     /// Searches `pos` for a mate by its side to move. `pos` is read with the defender-hand
@@ -303,7 +315,7 @@ impl<G: Game> Solver<G> {
         self.children.clear();
         self.attacker = root.side_to_move();
         self.nodes = 0;
-        self.aborted = false;
+        self.aborted = self.control.as_ref().is_some_and(|c| c.is_stopped());
         let out = self.mid(&root, INF, INF, 1);
         let mut result = MateResult {
             verdict: Verdict::Unknown,
@@ -328,6 +340,9 @@ impl<G: Game> Solver<G> {
             table: self.table.stats(),
             table_fill: self.table.fill(),
         };
+        if let Some(c) = &self.control {
+            c.publish(self.nodes, result.stats.table_fill);
+        }
         result
     }
 
@@ -535,6 +550,8 @@ impl<G: Game> Solver<G> {
         self.nodes += 1;
         if self.nodes >= self.opts.max_nodes {
             self.aborted = true;
+        } else if self.nodes & (CHECK_INTERVAL - 1) == 0 {
+            self.look_at_control();
         }
         let or_node = pos.side_to_move() == self.attacker;
         let key = self.node_key(pos);
@@ -652,6 +669,19 @@ impl<G: Game> Solver<G> {
         let out = Outcome { rep: NO_REP, ..out };
         self.store(key, hand, &out, amount);
         out
+    }
+
+    /// Publishes the progress and takes a stop asked for by the [`SearchControl`]. Out of
+    /// line: it runs once in [`CHECK_INTERVAL`] nodes.
+    #[cold]
+    #[inline(never)]
+    fn look_at_control(&mut self) {
+        if let Some(c) = &self.control {
+            c.publish(self.nodes, self.table.fill());
+            if c.is_stopped() {
+                self.aborted = true;
+            }
+        }
     }
 
     /// The outcome of a proved node: proof pieces and mate length (docs/METHOD.md §12).

@@ -24,12 +24,14 @@
 //! ```
 #![deny(missing_docs)]
 
+mod control;
 mod dfpn;
 mod hand;
 mod pass;
 pub mod pieces;
 mod table;
 
+pub use control::{SearchControl, CHECK_INTERVAL};
 pub use dfpn::{
     verify_line, with_defender_hand, MateOptions, MateResult, SearchStats, Solver, Verdict,
 };

@@ -14,6 +14,8 @@ mod hostile;
 mod mate_cmds;
 mod perft_cli;
 mod pipes;
+mod problem_files;
 mod rank_cmds;
 mod reach_cmds;
 mod retro_cmds;
+mod usi_engine;

@@ -6,6 +6,7 @@
 //! it takes").
 
 mod common;
+mod control;
 mod fuzz_regressions;
 mod mini_exhaustive;
 mod problem_sets;

@@ -1,0 +1,671 @@
+//! `shogi-count usi`: a USI engine for mate search, for the GUIs tsume solvers and composers
+//! use (ShogiGUI, Shogidokoro, ShogiHome), over the df-pn solver of `shogi-mate`.
+//!
+//! The input loop never waits for a search: `go mate` runs on a worker thread, and `stop`
+//! raises the [`SearchControl`] flag that the solver looks at every
+//! [`shogi_mate::CHECK_INTERVAL`] nodes. The worker alone writes the answer of a `go`
+//! (`checkmate <moves>`, `checkmate nomate` or `checkmate timeout`), after a ticker thread
+//! that writes the `info` lines (and enforces the time limit) has ended, so one `go` gets
+//! exactly one answer and no `info` line follows it. A line that cannot be understood gets
+//! an `info string` naming what is wrong, never a crash or a hang.
+
+use crate::quote::quoted;
+use shogi_core::{AnyPosition, Game, MiniShogi, Position, Relax, Shogi};
+use shogi_mate::{DefenderHand, MateOptions, MateResult, SearchControl, Solver, Verdict};
+use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The name this engine gives with `id name`.
+const NAME: &str = concat!("shogi-count ", env!("CARGO_PKG_VERSION"));
+
+/// The longest input line read whole; the rest of a longer one is skipped, so that a
+/// runaway writer cannot make the engine hold gigabytes.
+const MAX_LINE: usize = 1 << 20;
+
+/// How often `info` lines report a running search.
+const INFO_INTERVAL: Duration = Duration::from_millis(500);
+
+/// The largest `USI_Hash`, in MiB: the bound of `mate --table-mb`.
+const MAX_HASH_MB: u64 = 4096;
+
+/// The settings of `setoption`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Settings {
+    hash_mb: u64,
+    /// 0: no limit.
+    nodes: u64,
+    depth: u32,
+    defender_hand: DefenderHand,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            hash_mb: 64,
+            nodes: 0,
+            depth: 255,
+            // A GUI sends the position it shows, hands written out: keep them.
+            defender_hand: DefenderHand::Sfen,
+        }
+    }
+}
+
+impl Settings {
+    fn options(self) -> MateOptions {
+        MateOptions {
+            max_nodes: if self.nodes == 0 {
+                u64::MAX
+            } else {
+                self.nodes
+            },
+            table_entries: (self.hash_mb as usize).saturating_mul((1 << 20) / 32),
+            max_depth: self.depth,
+            defender_hand: self.defender_hand,
+            superiority: true,
+        }
+    }
+}
+
+/// The solvers of both games; each is made (its table allocated) on first need, and made
+/// again when the options change.
+#[derive(Default)]
+struct Solvers {
+    opts: Option<MateOptions>,
+    shogi: Option<Solver<Shogi>>,
+    mini: Option<Solver<MiniShogi>>,
+}
+
+impl Solvers {
+    /// Drops the solvers made with other options than `opts`.
+    fn configure(&mut self, opts: MateOptions) {
+        if self.opts != Some(opts) {
+            self.shogi = None;
+            self.mini = None;
+            self.opts = Some(opts);
+        }
+    }
+
+    /// Searches `pos` under `control`; `Err` when the table cannot be allocated.
+    fn solve(&mut self, pos: &AnyPosition, control: &SearchControl) -> Result<Answer, String> {
+        let opts = self.opts.unwrap_or_default();
+        match pos {
+            AnyPosition::Shogi(p) => solve_with(&mut self.shogi, opts, p, control),
+            AnyPosition::Mini(p) => solve_with(&mut self.mini, opts, p, control),
+        }
+    }
+
+    /// Makes the Shogi solver now (`isready`), so that the first `go` does not wait for
+    /// its table.
+    fn reserve_shogi(&mut self) -> Result<(), String> {
+        let opts = self.opts.unwrap_or_default();
+        if self.shogi.is_none() {
+            self.shogi = Some(Solver::try_new(opts).map_err(|e| table_error(opts, e))?);
+        }
+        Ok(())
+    }
+}
+
+fn table_error(opts: MateOptions, e: std::collections::TryReserveError) -> String {
+    format!(
+        "cannot allocate a table of {} MiB: {e}",
+        (opts.table_entries as u64 * 32) >> 20
+    )
+}
+
+/// What a search answers: its verdict, its line in USI, and its counters.
+struct Answer {
+    verdict: Verdict,
+    moves: Vec<String>,
+    nodes: u64,
+    hashfull: u32,
+}
+
+fn solve_with<G: Game>(
+    slot: &mut Option<Solver<G>>,
+    opts: MateOptions,
+    pos: &Position<G>,
+    control: &SearchControl,
+) -> Result<Answer, String> {
+    if slot.is_none() {
+        *slot = Some(Solver::try_new(opts).map_err(|e| table_error(opts, e))?);
+    }
+    let Some(solver) = slot.as_mut() else {
+        return Err("no solver".into());
+    };
+    solver.set_control(Some(control.clone()));
+    let r: MateResult = solver.solve(pos);
+    solver.set_control(None);
+    Ok(Answer {
+        verdict: r.verdict,
+        moves: r.moves.iter().map(|m| m.to_usi::<G>()).collect(),
+        nodes: r.stats.nodes,
+        hashfull: (r.stats.table_fill * 1000.0).round() as u32,
+    })
+}
+
+/// A search under way: its control, whether its answer is out, and the worker that gives
+/// the solvers back.
+struct Running {
+    control: SearchControl,
+    /// Raised by the worker before it writes the answer, so that a `go` the GUI sends on
+    /// reading the answer waits for the worker's last instants rather than being refused.
+    answered: Arc<AtomicBool>,
+    worker: JoinHandle<Solvers>,
+}
+
+/// What `go` (without `mate`) owes the GUI: USI wants a `bestmove` for every `go`, after
+/// `stop` or `ponderhit` when it was `go infinite` or `go ponder`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Owed {
+    Nothing,
+    BestmoveOnStop,
+}
+
+/// The engine's state between lines.
+struct Engine {
+    settings: Settings,
+    /// The position of the last `position` command, or why it was refused.
+    position: Result<AnyPosition, String>,
+    solvers: Option<Solvers>,
+    running: Option<Running>,
+    owed: Owed,
+}
+
+/// Writes one line to standard output at once (both threads write: the lock of
+/// [`crate::output`] keeps lines whole).
+fn send(line: &str) {
+    // A closed pipe ends the process in `output` itself; another write error leaves no
+    // one to tell.
+    let _ = crate::output::print(&format!("{line}\n"));
+}
+
+/// Writes `info string <text>`, in printable ASCII: it quotes what the GUI sent, which may
+/// hold any byte, and GUIs read engine output as ASCII, UTF-8 or Shift_JIS (cshogi's client
+/// reads `isready`'s answer as Shift_JIS and fails on UTF-8 it cannot decode).
+fn info_string(text: &str) {
+    send(&format!("info string {}", printable_ascii(text)));
+}
+
+/// `text` with the ellipsis of [`quoted`] as `...` and every other character that is not
+/// printable ASCII escaped as Rust does (`\u{fffd}`, `\0`).
+fn printable_ascii(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '…' => out.push_str("..."),
+            ' '..='~' => out.push(c),
+            _ => out.extend(c.escape_default()),
+        }
+    }
+    out
+}
+
+/// Runs the engine on standard input and output until `quit` or the end of the input.
+pub fn run() -> Result<(), String> {
+    let mut engine = Engine {
+        settings: Settings::default(),
+        position: Err("no position yet: send `position sfen ...` or `position startpos`".into()),
+        solvers: Some(Solvers::default()),
+        running: None,
+        owed: Owed::Nothing,
+    };
+    let mut input = std::io::stdin().lock();
+    let mut buf = Vec::new();
+    loop {
+        let line = match read_line(&mut input, &mut buf) {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => {
+                info_string(&format!("reading standard input: {e}"));
+                break;
+            }
+        };
+        if !engine.command(&line) {
+            break;
+        }
+    }
+    engine.finish();
+    Ok(())
+}
+
+/// One line of input, lossily decoded, without its line end; `None` at the end. A line
+/// longer than [`MAX_LINE`] is cut there and the rest of it skipped.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<String>> {
+    buf.clear();
+    let mut cut = false;
+    let mut any = false;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        let room = MAX_LINE.saturating_sub(buf.len());
+        if part.len() > room {
+            cut = true;
+        }
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let used = done.unwrap_or(chunk.len());
+        input.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    let text = String::from_utf8_lossy(buf).trim().to_string();
+    if cut {
+        info_string(&format!(
+            "a line of more than {MAX_LINE} bytes was cut there: {}",
+            quoted(&text)
+        ));
+    }
+    Ok(Some(text))
+}
+
+impl Engine {
+    /// Handles one line; `false` ends the engine.
+    fn command(&mut self, line: &str) -> bool {
+        self.reap();
+        let mut words = line.split_whitespace();
+        let Some(head) = words.next() else {
+            return true;
+        };
+        let rest: Vec<&str> = words.collect();
+        match head {
+            "usi" => self.usi(),
+            "isready" => self.isready(),
+            "setoption" => self.setoption(&rest),
+            "usinewgame" | "gameover" => self.owed = Owed::Nothing,
+            "position" => self.position = parse_position(&rest),
+            "go" => self.go(&rest),
+            "stop" => self.stop(),
+            "ponderhit" => self.pay_bestmove(),
+            "quit" => return false,
+            _ => info_string(&format!("unknown command {}", quoted(head))),
+        }
+        true
+    }
+
+    fn usi(&self) {
+        send(&format!("id name {NAME}"));
+        send("id author the shogi-count authors");
+        send(&format!(
+            "option name USI_Hash type spin default {} min 1 max {MAX_HASH_MB}",
+            Settings::default().hash_mb
+        ));
+        // One df-pn search is one thread: the option says so rather than being ignored.
+        send("option name Threads type spin default 1 min 1 max 1");
+        send(&format!(
+            "option name NodesLimit type spin default 0 min 0 max {}",
+            i64::MAX
+        ));
+        send(&format!(
+            "option name DepthLimit type spin default {} min 1 max 4096",
+            Settings::default().depth
+        ));
+        send("option name DefenderHand type combo default sfen var sfen var rest");
+        send("usiok");
+    }
+
+    /// Allocates the table now (unless a search holds it) and answers `readyok`.
+    fn isready(&mut self) {
+        if let Some(solvers) = self.solvers.as_mut() {
+            let opts = fitted(self.settings).options();
+            solvers.configure(opts);
+            if let Err(e) = solvers.reserve_shogi() {
+                info_string(&e);
+            }
+        }
+        send("readyok");
+    }
+
+    fn setoption(&mut self, words: &[&str]) {
+        let Some(("name", rest)) = words.split_first().map(|(h, r)| (*h, r)) else {
+            info_string("setoption: expected `setoption name <id> value <x>`");
+            return;
+        };
+        let at = rest.iter().position(|w| *w == "value");
+        let name = rest[..at.unwrap_or(rest.len())].join(" ");
+        let value = at.map(|i| rest[i + 1..].join(" ")).unwrap_or_default();
+        let spin = |min: u64, max: u64| -> Option<u64> {
+            match value.parse::<u64>() {
+                Ok(v) if (min..=max).contains(&v) => Some(v),
+                _ => {
+                    info_string(&format!(
+                        "setoption {name}: {} is not a number from {min} to {max}",
+                        quoted(&value)
+                    ));
+                    None
+                }
+            }
+        };
+        match name.as_str() {
+            "USI_Hash" => {
+                if let Some(v) = spin(1, MAX_HASH_MB) {
+                    self.settings.hash_mb = v;
+                }
+            }
+            "Threads" => {
+                if let Some(v) = spin(1, 1 << 16) {
+                    if v != 1 {
+                        info_string("Threads: a mate search runs on one thread; 1 is used");
+                    }
+                }
+            }
+            "NodesLimit" => {
+                if let Some(v) = spin(0, i64::MAX as u64) {
+                    self.settings.nodes = v;
+                }
+            }
+            "DepthLimit" => {
+                if let Some(v) = spin(1, 4096) {
+                    self.settings.depth = v as u32;
+                }
+            }
+            "DefenderHand" => match value.as_str() {
+                "sfen" => self.settings.defender_hand = DefenderHand::Sfen,
+                "rest" => self.settings.defender_hand = DefenderHand::Rest,
+                _ => info_string(&format!(
+                    "setoption DefenderHand: {} is neither `sfen` nor `rest`",
+                    quoted(&value)
+                )),
+            },
+            // The options every GUI sends, which mean nothing to a mate search.
+            "USI_Ponder"
+            | "USI_OwnBook"
+            | "USI_MultiPV"
+            | "USI_ShowCurrLine"
+            | "USI_ShowRefutations"
+            | "USI_LimitStrength"
+            | "USI_Strength"
+            | "USI_AnalyseMode" => {}
+            _ => info_string(&format!("setoption: unknown option {}", quoted(&name))),
+        }
+    }
+
+    fn go(&mut self, words: &[&str]) {
+        if words.first() != Some(&"mate") {
+            // A mate engine has no move to choose: USI's answer for no move is resign,
+            // after `stop` or `ponderhit` when the GUI asked for an endless search.
+            info_string("this engine only searches for mates: use `go mate`");
+            if words.iter().any(|w| *w == "infinite" || *w == "ponder") {
+                self.owed = Owed::BestmoveOnStop;
+            } else {
+                send("bestmove resign");
+            }
+            return;
+        }
+        if let Some(running) = &self.running {
+            if !running.answered.load(Ordering::Acquire) {
+                info_string("a search is already running: this `go` is ignored (send `stop`)");
+                return;
+            }
+            self.join();
+        }
+        let limit = match words.get(1).copied() {
+            None | Some("infinite") => None,
+            Some(ms) => match ms.parse::<u64>() {
+                Ok(ms) => Some(Duration::from_millis(ms)),
+                Err(_) => {
+                    info_string(&format!(
+                        "go mate: {} is neither a time in milliseconds nor `infinite`; \
+                         searching without a time limit",
+                        quoted(ms)
+                    ));
+                    None
+                }
+            },
+        };
+        let pos = match &self.position {
+            Ok(pos) => pos.clone(),
+            Err(e) => {
+                info_string(&format!("go mate: {e}"));
+                send("checkmate timeout");
+                return;
+            }
+        };
+        let Some(mut solvers) = self.solvers.take() else {
+            info_string("go mate: the solver was lost; send `isready`");
+            send("checkmate timeout");
+            return;
+        };
+        solvers.configure(fitted(self.settings).options());
+        let control = SearchControl::new();
+        let worker_control = control.clone();
+        let answered = Arc::new(AtomicBool::new(false));
+        let worker_answered = answered.clone();
+        let spawned = std::thread::Builder::new()
+            .stack_size(crate::mate_cmds::STACK)
+            .spawn(move || {
+                search(&mut solvers, &pos, &worker_control, limit, &worker_answered);
+                solvers
+            });
+        match spawned {
+            Ok(worker) => {
+                self.running = Some(Running {
+                    control,
+                    answered,
+                    worker,
+                })
+            }
+            Err(e) => {
+                info_string(&format!("go mate: cannot start the search thread: {e}"));
+                send("checkmate timeout");
+                self.solvers = Some(Solvers::default());
+            }
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(running) = &self.running {
+            running.control.stop();
+        }
+        self.pay_bestmove();
+    }
+
+    fn pay_bestmove(&mut self) {
+        if self.owed == Owed::BestmoveOnStop {
+            self.owed = Owed::Nothing;
+            send("bestmove resign");
+        }
+    }
+
+    /// Takes back the solvers of a search that has ended.
+    fn reap(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.worker.is_finished())
+        {
+            self.join();
+        }
+    }
+
+    fn join(&mut self) {
+        if let Some(running) = self.running.take() {
+            self.solvers = Some(running.worker.join().unwrap_or_else(|_| {
+                info_string("the search thread failed; its table is made again");
+                Solvers::default()
+            }));
+        }
+    }
+
+    /// At `quit` or the end of the input: stops the search and waits for its answer.
+    fn finish(&mut self) {
+        if let Some(running) = &self.running {
+            running.control.stop();
+        }
+        self.join();
+    }
+}
+
+/// The settings with `USI_Hash` lowered, with a note, to what this process can allocate
+/// (the bounds of `mate`: memory available, the cgroup's limit, `ulimit -v`).
+fn fitted(mut settings: Settings) -> Settings {
+    let room = crate::memory::room();
+    let need = |mb: u64| {
+        let table = mb << 20;
+        (
+            table + crate::mate_cmds::THREAD_MEMORY,
+            table
+                + crate::mate_cmds::THREAD_MEMORY
+                + crate::mate_cmds::STACK as u64
+                + crate::mate_cmds::THREAD_ADDRESS_SPACE,
+        )
+    };
+    let fits = |mb: u64| {
+        let (memory, space) = need(mb);
+        room.memory.is_none_or(|m| memory <= m) && room.address_space.is_none_or(|a| space <= a)
+    };
+    let asked = settings.hash_mb;
+    while settings.hash_mb > 1 && !fits(settings.hash_mb) {
+        settings.hash_mb /= 2;
+    }
+    if settings.hash_mb != asked {
+        info_string(&format!(
+            "USI_Hash {asked} MiB does not fit in the memory this process can get; \
+             using {} MiB",
+            settings.hash_mb
+        ));
+    }
+    settings
+}
+
+/// Reads `position startpos [moves ...]` or `position sfen <sfen> [moves ...]`, playing
+/// the moves legally; the error names what is wrong.
+fn parse_position(words: &[&str]) -> Result<AnyPosition, String> {
+    let result = (|| {
+        let (start, rest) = match words.split_first() {
+            Some((&"startpos", rest)) => (AnyPosition::Shogi(Position::startpos()), rest),
+            Some((&"sfen", rest)) => {
+                let end = rest
+                    .iter()
+                    .position(|w| *w == "moves")
+                    .unwrap_or(rest.len());
+                let sfen = rest[..end].join(" ");
+                let pos = AnyPosition::from_sfen_with(&sfen, Relax::ATTACKER_WITHOUT_KING)
+                    .map_err(|e| e.to_string())?;
+                (pos, &rest[end..])
+            }
+            Some((other, _)) => {
+                return Err(format!(
+                    "expected `startpos` or `sfen`, not {}",
+                    quoted(other)
+                ))
+            }
+            None => return Err("expected `startpos` or `sfen`".into()),
+        };
+        let moves = match rest.split_first() {
+            None => &[][..],
+            Some((&"moves", moves)) => moves,
+            Some((other, _)) => return Err(format!("expected `moves`, not {}", quoted(other))),
+        };
+        match start {
+            AnyPosition::Shogi(p) => play(p, moves).map(AnyPosition::Shogi),
+            AnyPosition::Mini(p) => play(p, moves).map(AnyPosition::Mini),
+        }
+    })();
+    if let Err(e) = &result {
+        info_string(&format!("position: {e}"));
+    }
+    result
+}
+
+fn play<G: Game>(mut pos: Position<G>, moves: &[&str]) -> Result<Position<G>, String> {
+    for (i, usi) in moves.iter().enumerate() {
+        pos.play_usi(usi).map_err(|e| match e {
+            shogi_core::UsiError::Illegal(_) => {
+                format!("move {} ({}) is not legal here", i + 1, quoted(usi))
+            }
+            other => format!("move {} ({}): {other}", i + 1, quoted(usi)),
+        })?;
+    }
+    Ok(pos)
+}
+
+/// The worker: searches `pos`, with a ticker thread that writes `info` lines every
+/// [`INFO_INTERVAL`] and stops the search at the time limit, then writes the answer.
+fn search(
+    solvers: &mut Solvers,
+    pos: &AnyPosition,
+    control: &SearchControl,
+    limit: Option<Duration>,
+    answered: &AtomicBool,
+) {
+    let start = Instant::now();
+    let (done, ended) = mpsc::channel::<()>();
+    let ticker_control = control.clone();
+    let ticker = std::thread::Builder::new().spawn(move || {
+        let deadline = limit.map(|l| start + l);
+        let mut next_info = start + INFO_INTERVAL;
+        loop {
+            let now = Instant::now();
+            let wake = deadline.map_or(next_info, |d| d.min(next_info));
+            match ended.recv_timeout(wake.saturating_duration_since(now)) {
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                _ => break,
+            }
+            let now = Instant::now();
+            if deadline.is_some_and(|d| now >= d) {
+                ticker_control.stop();
+            }
+            if now >= next_info {
+                info_line(
+                    ticker_control.nodes(),
+                    ticker_control.hashfull(),
+                    now - start,
+                );
+                next_info += INFO_INTERVAL;
+            }
+        }
+    });
+    let answer = solvers.solve(pos, control);
+    drop(done);
+    match ticker {
+        Ok(t) => {
+            let _ = t.join();
+        }
+        Err(e) => info_string(&format!("no info lines: cannot start a thread: {e}")),
+    }
+    let answer = match answer {
+        Ok(a) => a,
+        Err(e) => {
+            info_string(&e);
+            answered.store(true, Ordering::Release);
+            send("checkmate timeout");
+            return;
+        }
+    };
+    info_line(answer.nodes, answer.hashfull, start.elapsed());
+    answered.store(true, Ordering::Release);
+    match answer.verdict {
+        Verdict::Mate => send(&format!("checkmate {}", answer.moves.join(" "))),
+        Verdict::NoMate => send("checkmate nomate"),
+        Verdict::Unknown => send("checkmate timeout"),
+    }
+}
+
+fn info_line(nodes: u64, hashfull: u32, elapsed: Duration) {
+    let ms = elapsed.as_millis() as u64;
+    let nps = nodes.saturating_mul(1000) / ms.max(1);
+    send(&format!(
+        "info time {ms} nodes {nodes} nps {nps} hashfull {hashfull}"
+    ));
+}
+
+/// Whether the process was started under the engine's own name (`shogi-count-usi`, a copy
+/// or link of the binary), for GUIs that cannot pass the `usi` argument.
+pub fn invoked_as_engine(argv0: &std::ffi::OsStr) -> bool {
+    std::path::Path::new(argv0)
+        .file_stem()
+        .is_some_and(|s| s == "shogi-count-usi")
+}

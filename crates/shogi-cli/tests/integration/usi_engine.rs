@@ -1,0 +1,239 @@
+//! `shogi-count usi` in a USI dialogue as a GUI holds one: options, the committed mate
+//! problems with lines that replay, no-mates, an endless search ended by `stop`, and
+//! garbage lines that must get an `info string` and leave the engine answering.
+
+use crate::common::HANG_GUARD;
+use shogi_core::{Position, Relax, Shogi};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+
+/// Two rooks and two bishops against a king whose side holds every other piece: millions
+/// of nodes without a verdict.
+const HARD: &str = "4k4/9/9/9/9/9/9/9/8K b 2R2B4g4s4n4l18p 1";
+
+/// The engine, with its input and its output lines as they come.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+    /// Everything read so far, for failure messages.
+    seen: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_shogi-count"))
+            .arg("usi")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let input = child.stdin.take().unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in out.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            input,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, line: &[u8]) {
+        self.input.write_all(line).unwrap();
+        self.input.write_all(b"\n").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// The lines up to and including the first that starts with `end`.
+    fn until(&mut self, end: &str) -> Vec<String> {
+        let mut got = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(HANG_GUARD)
+                .unwrap_or_else(|_| panic!("no `{end}` from the engine; it said: {:?}", self.seen));
+            self.seen.push(line.clone());
+            let done = line.starts_with(end);
+            got.push(line);
+            if done {
+                return got;
+            }
+        }
+    }
+
+    /// `go mate` on `sfen`: the answer after `checkmate `, with the lines before it.
+    fn solve(&mut self, sfen: &str, go: &str) -> (String, Vec<String>) {
+        self.send(format!("position sfen {sfen}").as_bytes());
+        self.send(go.as_bytes());
+        let mut lines = self.until("checkmate");
+        let answer = lines.pop().unwrap();
+        (answer["checkmate ".len()..].to_string(), lines)
+    }
+}
+
+fn problems(file: &str, every: usize) -> Vec<String> {
+    let path = format!("{}/../../testdata/mate/{file}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .step_by(every)
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_gui_dialogue_solves_the_problems_stops_and_survives_garbage() {
+    let mut e = Engine::start();
+    e.send(b"usi");
+    let hello = e.until("usiok");
+    for option in [
+        "USI_Hash",
+        "Threads",
+        "NodesLimit",
+        "DepthLimit",
+        "DefenderHand",
+    ] {
+        assert!(
+            hello
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} "))),
+            "{hello:?}"
+        );
+    }
+    e.send(b"setoption name USI_Hash value 16");
+    e.send(b"setoption name NodesLimit value 0");
+    e.send(b"isready");
+    e.until("readyok");
+    e.send(b"usinewgame");
+
+    // Mates: every line replays from the problem to checkmate.
+    for sfen in problems("shogi_mates.tsv", 20) {
+        let (answer, _) = e.solve(&sfen, "go mate infinite");
+        let moves: Vec<&str> = answer.split_whitespace().collect();
+        assert!(
+            !matches!(moves[..], ["nomate"] | ["timeout"]),
+            "{sfen}: {answer}"
+        );
+        let mut pos =
+            Position::<Shogi>::from_sfen_with(&sfen, Relax::ATTACKER_WITHOUT_KING).unwrap();
+        let root = pos.clone();
+        for m in &moves {
+            pos.play_usi(m)
+                .unwrap_or_else(|err| panic!("{sfen}: {m}: {err}"));
+        }
+        assert!(pos.is_checkmate(), "{sfen}: {answer}");
+        let line: Vec<_> = moves
+            .iter()
+            .map(|m| shogi_core::Move::from_usi::<Shogi>(m).unwrap())
+            .collect();
+        shogi_mate::verify_line(&root, &line).unwrap();
+    }
+    // No-mates.
+    for sfen in problems("shogi_nomates.tsv", 30) {
+        let (answer, _) = e.solve(&sfen, "go mate 600000");
+        assert_eq!(answer, "nomate", "{sfen}");
+    }
+    // `position startpos moves`, and a mate in 1 for Black after them is none.
+    e.send(b"position startpos moves 7g7f 3c3d 8h2b+");
+    e.send(b"go mate 1000");
+    assert_eq!(e.until("checkmate").pop().unwrap(), "checkmate nomate");
+
+    // An endless search: info lines while it runs, and `stop` ends it with one answer.
+    e.send(format!("position sfen {HARD}").as_bytes());
+    e.send(b"go mate infinite");
+    let first = e.until("info");
+    assert!(first.last().unwrap().contains(" nodes "), "{first:?}");
+    e.send(b"stop");
+    let rest = e.until("checkmate");
+    assert_eq!(rest.last().unwrap(), "checkmate timeout");
+    // A time limit ends the search too.
+    let (answer, _) = e.solve(HARD, "go mate 300");
+    assert_eq!(answer, "timeout");
+
+    // Garbage: each line gets an info string, and the engine still answers.
+    let garbage: [&[u8]; 9] = [
+        b"bogus command",
+        b"position sfen not/a/position b - 1",
+        b"position startpos moves 7g7f 7g7f",
+        b"position sideways",
+        b"setoption name USI_Hash value lots",
+        b"setoption",
+        b"go mate soon",
+        b"\xff\xfe\x00 binary",
+        &[b'x'; 3 << 20],
+    ];
+    for g in garbage {
+        e.send(g);
+    }
+    // `go mate soon` searched the last position that was read, which the illegal move
+    // left unset: it answers at once.
+    e.send(b"isready");
+    let said = e.until("readyok");
+    let notes = said.iter().filter(|l| l.starts_with("info string")).count();
+    assert!(notes >= 8, "{said:?}");
+    assert!(
+        said.iter().all(|l| l.len() < 400),
+        "long input is quoted short"
+    );
+    // In printable ASCII, whatever bytes were quoted: GUIs read Shift_JIS or UTF-8.
+    assert!(
+        said.iter()
+            .all(|l| l.bytes().all(|b| (b' '..=b'~').contains(&b))),
+        "{said:?}"
+    );
+    assert!(said.iter().any(|l| l == "checkmate timeout"), "{said:?}");
+    // Still alive and solving.
+    let (answer, _) = e.solve("4k4/9/4P4/9/9/9/9/9/8K b G 1", "go mate 5000");
+    assert_eq!(answer, "G*5b");
+    // `go` without mate: a mate engine resigns.
+    e.send(b"position startpos");
+    e.send(b"go btime 1000 wtime 1000 byoyomi 1000");
+    assert_eq!(e.until("bestmove").pop().unwrap(), "bestmove resign");
+    e.send(b"quit");
+    let status = crate::common::wait_or_fail(&mut e.child, "quit");
+    assert!(status.success());
+}
+
+#[test]
+fn the_engine_runs_under_its_own_name_and_ends_with_its_input() {
+    let dir = std::env::temp_dir().join(format!("shogi-count-usi-name-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("shogi-count-usi");
+    let _ = std::fs::remove_file(&link);
+    std::fs::copy(env!("CARGO_BIN_EXE_shogi-count"), &link).unwrap();
+    let (ok, out, _) = {
+        let mut child = Command::new(&link)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // No `quit`: the end of the input ends the engine.
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"usi\nisready\n")
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            (),
+        )
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ok);
+    assert!(out.contains("usiok") && out.contains("readyok"), "{out}");
+}
