@@ -192,11 +192,26 @@ pub(crate) const STACK: usize = 256 << 20;
 
 /// Memory a thread's search takes besides its tables (move lists, the repetition and path
 /// maps): a margin, not a measurement.
-pub(crate) const THREAD_MEMORY: u64 = 32 << 20;
+const THREAD_MEMORY: u64 = 32 << 20;
 
 /// Address space a thread reserves besides its stack and its memory: glibc gives each
 /// thread's allocator an arena of 64 MiB.
-pub(crate) const THREAD_ADDRESS_SPACE: u64 = 64 << 20;
+const THREAD_ADDRESS_SPACE: u64 = 64 << 20;
+
+/// What one solver thread with `tables` bytes of tables takes: the memory it commits, and
+/// the address space it reserves with its stack and allocator arena.
+fn thread_need(tables: u64) -> (u64, u64) {
+    let memory = tables + THREAD_MEMORY;
+    (memory, memory + STACK as u64 + THREAD_ADDRESS_SPACE)
+}
+
+/// How many solver threads with `tables` bytes of tables each fit in `room` (`mate`'s
+/// threads, the USI engine's table).
+pub(crate) fn threads_that_fit(tables: u64, room: crate::memory::Room) -> u64 {
+    let (memory, space) = thread_need(tables);
+    let most = |room: Option<u64>, each: u64| room.map_or(u64::MAX, |r| r / each);
+    most(room.memory, memory).min(most(room.address_space, space))
+}
 
 /// The game of a SFEN by its number of ranks, as the solvers will read it; `None` for
 /// text that will be no position.
@@ -234,12 +249,9 @@ fn plan(inputs: &[crate::inputs::Input], common: CommonArgs) -> Result<Plan, Str
         .and_then(|b| u64::try_from(b).ok())
         .ok_or("the table size does not fit in this machine's addresses")?;
     let tables = table * games.len() as u64;
-    let memory = tables + THREAD_MEMORY;
-    let space = memory + STACK as u64 + THREAD_ADDRESS_SPACE;
+    let (memory, space) = thread_need(tables);
     let room = crate::memory::room();
-    let most = |room: Option<u64>, each: u64| room.map_or(u64::MAX, |r| r / each);
-    let fit = most(room.memory, memory).min(most(room.address_space, space));
-    let fit = usize::try_from(fit).unwrap_or(usize::MAX);
+    let fit = usize::try_from(threads_that_fit(tables, room)).unwrap_or(usize::MAX);
     if fit >= threads {
         return Ok(Plan { threads, games });
     }

@@ -100,11 +100,18 @@ impl Solvers {
     /// Makes the Shogi solver now (`isready`), so that the first `go` does not wait for
     /// its table.
     fn reserve_shogi(&mut self) -> Result<(), String> {
-        let opts = self.opts.unwrap_or_default();
-        if self.shogi.is_none() {
-            self.shogi = Some(Solver::try_new(opts).map_err(|e| table_error(opts, e))?);
-        }
-        Ok(())
+        made(&mut self.shogi, self.opts.unwrap_or_default()).map(|_| ())
+    }
+}
+
+/// The solver in `slot`, made with `opts` (its table allocated) if there is none yet.
+fn made<G: Game>(
+    slot: &mut Option<Solver<G>>,
+    opts: MateOptions,
+) -> Result<&mut Solver<G>, String> {
+    match slot {
+        Some(solver) => Ok(solver),
+        None => Ok(slot.insert(Solver::try_new(opts).map_err(|e| table_error(opts, e))?)),
     }
 }
 
@@ -115,12 +122,11 @@ fn table_error(opts: MateOptions, e: std::collections::TryReserveError) -> Strin
     )
 }
 
-/// What a search answers: its verdict, its line in USI, and its counters.
+/// What a search answers: its verdict and its line in USI (its counters are in the
+/// control, which the solver updates as it ends).
 struct Answer {
     verdict: Verdict,
     moves: Vec<String>,
-    nodes: u64,
-    hashfull: u32,
 }
 
 fn solve_with<G: Game>(
@@ -129,20 +135,13 @@ fn solve_with<G: Game>(
     pos: &Position<G>,
     control: &SearchControl,
 ) -> Result<Answer, String> {
-    if slot.is_none() {
-        *slot = Some(Solver::try_new(opts).map_err(|e| table_error(opts, e))?);
-    }
-    let Some(solver) = slot.as_mut() else {
-        return Err("no solver".into());
-    };
+    let solver = made(slot, opts)?;
     solver.set_control(Some(control.clone()));
     let r: MateResult = solver.solve(pos);
     solver.set_control(None);
     Ok(Answer {
         verdict: r.verdict,
         moves: r.moves.iter().map(|m| m.to_usi::<G>()).collect(),
-        nodes: r.stats.nodes,
-        hashfull: (r.stats.table_fill * 1000.0).round() as u32,
     })
 }
 
@@ -512,19 +511,17 @@ impl Engine {
 /// (the bounds of `mate`: memory available, the cgroup's limit, `ulimit -v`).
 fn fitted(mut settings: Settings) -> Settings {
     let room = crate::memory::room();
-    let need = |mb: u64| {
-        let table = mb << 20;
-        (
-            table + crate::mate_cmds::THREAD_MEMORY,
-            table
-                + crate::mate_cmds::THREAD_MEMORY
-                + crate::mate_cmds::STACK as u64
-                + crate::mate_cmds::THREAD_ADDRESS_SPACE,
-        )
-    };
+    // The table as `Solver::try_new` will make it (entries rounded up to a power of two).
     let fits = |mb: u64| {
-        let (memory, space) = need(mb);
-        room.memory.is_none_or(|m| memory <= m) && room.address_space.is_none_or(|a| space <= a)
+        let entries = Settings {
+            hash_mb: mb,
+            ..settings
+        }
+        .options()
+        .table_entries;
+        shogi_mate::Table::bytes_for(entries)
+            .and_then(|b| u64::try_from(b).ok())
+            .is_some_and(|bytes| crate::mate_cmds::threads_that_fit(bytes, room) >= 1)
     };
     let asked = settings.hash_mb;
     while settings.hash_mb > 1 && !fits(settings.hash_mb) {
@@ -645,7 +642,7 @@ fn search(
             return;
         }
     };
-    info_line(answer.nodes, answer.hashfull, start.elapsed());
+    info_line(control.nodes(), control.hashfull(), start.elapsed());
     answered.store(true, Ordering::Release);
     match answer.verdict {
         Verdict::Mate => send(&format!("checkmate {}", answer.moves.join(" "))),
