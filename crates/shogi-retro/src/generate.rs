@@ -143,7 +143,31 @@ pub fn for_each_unmove_of<G: Game, F: FnMut(Unmove) -> ControlFlow<()>>(
     let mut has_reply: Option<bool> = None;
     let mut reply = || *has_reply.get_or_insert_with(|| pos.has_legal_move(rules));
 
-    for to in pos.by_color(o) {
+    // A checker with no square between it and S's king (a step, a knight's jump, or a
+    // slider next to the king) attacks the king in every predecessor in which it still
+    // stands there: an unmove changes only its two squares, and the king does not move.
+    // So the last move was that piece's (the unmove's `to` is its square), and two such
+    // checkers cannot both be explained: then there is no predecessor. This prunes most
+    // of the work on the positions with S in check, whatever `kinds` asks for.
+    let adjacent_checkers = match ks {
+        Some(k) => {
+            let mut c = Bitboard::EMPTY;
+            for sq in checkers {
+                if t.between[k.index()][sq.index()].is_empty() {
+                    c = c.with(sq);
+                }
+            }
+            c
+        }
+        None => Bitboard::EMPTY,
+    };
+    let last_movers = match adjacent_checkers.count() {
+        0 => pos.by_color(o),
+        1 => adjacent_checkers,
+        _ => return ControlFlow::Continue(()),
+    };
+
+    for to in last_movers {
         let kind = match pos.piece_at(to) {
             Some(p) => p.kind,
             None => continue,

@@ -247,6 +247,35 @@ fn no_predecessor_double_check_by_two_golds() {
 }
 
 #[test]
+fn one_adjacent_checker_made_the_last_move() {
+    // White's gold on 5d checks the king on 5e from the next square: whatever else White
+    // could have moved (the silver on 1b, the pawn on 9c, the lance on 1a), only the gold
+    // can have moved last, onto 5d, or been dropped there; a knight's check the same.
+    let gold = "4k3l/8s/p8/4g4/4K4/9/9/9/9 b - 1";
+    let p = pos::<Shogi>(gold);
+    let mut list = UnmoveList::new();
+    unmoves(&p, Rules::default(), &mut list);
+    assert!(!list.is_empty());
+    let d5 = Square::from_usi::<Shogi>("5d").unwrap();
+    for u in &list {
+        let to = match *u {
+            Unmove::Drop { to, .. } | Unmove::Normal { to, .. } => to,
+        };
+        assert_eq!(to, d5, "{}", u.to_text::<Shogi>());
+    }
+    assert_has(&texts::<Shogi>(gold), &["G*5d", "G4c5d", "G5c5d"], &["S2a1b", "P9b9c"]);
+    let knight = texts::<Shogi>("4k3l/8s/p2n5/9/4K4/9/9/9/9 b - 1");
+    assert_has(&knight, &["N*6c"], &["S2a1b", "P9b9c"]);
+    assert!(knight.iter().all(|t| t.ends_with("6c")), "{knight:?}");
+    // A slider next to the king: the same; a distant one can be a discovered check.
+    let adjacent_rook = texts::<MiniShogi>("k4/5/2r2/2K2/5 b - 1");
+    assert!(adjacent_rook.iter().all(|t| t.contains("3c")), "{adjacent_rook:?}");
+    assert!(!adjacent_rook.is_empty());
+    // A step checker and a knight checker: no single move made both.
+    assert!(texts::<Shogi>("4k4/9/3n5/4g4/4K4/9/9/9/9 b - 1").is_empty());
+}
+
+#[test]
 fn no_predecessor_checker_only_origin_gives_check() {
     // Figure 12, second kind: the horse on 7g checks the king on 9i; its only free origin
     // is 8h, from where (as bishop or horse) it already attacked the king.
