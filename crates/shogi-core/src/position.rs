@@ -610,6 +610,41 @@ impl<G: Game> Position<G> {
         Ok(mv)
     }
 
+    /// The position with `color`'s king moved to `to`, everything else as it is; `None` if
+    /// `color` has no king or another piece stands on `to` (`to` may be the king's own
+    /// square). Moving a king keeps every invariant of a `Position` (one king a side, the
+    /// same material); like any edit of a candidate it may leave a side in check. The
+    /// estimate's conditional sampler (docs/METHOD.md §10.8) averages over the squares of
+    /// the side-not-to-move's king with it.
+    pub fn with_king_on(&self, color: Color, to: Square) -> Option<Self> {
+        let from = self.king(color)?;
+        if from == to {
+            return Some(self.clone());
+        }
+        if self.board[to.index()].is_some() {
+            return None;
+        }
+        let mut p = self.clone();
+        let king = Piece::new(color, PieceKind::King);
+        p.remove_piece(from, king);
+        p.add_piece(to, king);
+        Some(p)
+    }
+
+    /// The squares attacked by the pieces of `by`, sliders seeing through the squares
+    /// outside `occ` (pass the occupancy without a king to find the squares that king
+    /// could not stand on).
+    pub fn attacks_by(&self, by: Color, occ: Bitboard) -> Bitboard {
+        let mut att = Bitboard::EMPTY;
+        for sq in self.colors[by.index()] {
+            let kind = self.board[sq.index()]
+                .expect("a coloured square holds a piece")
+                .kind;
+            att |= crate::attacks::<G>(by, kind, sq, occ);
+        }
+        att
+    }
+
     // ---- symmetry ----------------------------------------------------------------------
 
     /// The position mirrored left-right (`x -> W-1-x`); hands and side to move unchanged.
