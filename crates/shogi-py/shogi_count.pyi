@@ -121,7 +121,7 @@ def estimate(
     game: _Game = "shogi",
     *,
     samples: SupportsIndex,
-    method: Literal["fast", "paper"] = "fast",
+    method: Literal["conditional", "fast", "paper"] = "conditional",
     seed: Optional[SupportsIndex] = None,
     threads: Optional[SupportsIndex] = None,
     progress: Optional[Callable[[int, int], object]] = None,
@@ -134,13 +134,16 @@ def estimate(
     out: Optional[str | os.PathLike[str]] = None,
     resume: bool = False,
     shard: Optional[str] = None,
+    estimator: Optional[Literal["indicator", "conditional"]] = None,
 ) -> dict[str, Any]:
     """The Monte Carlo estimate of the number of reachable positions from `samples`
     uniform samples (seed 1 unless given), as `shogi-count estimate --json` prints it, with
-    every option of the command line. `method="fast"` (the default) samples the
-    placement-legal space and searches a share of the survivors (two-phase sampling,
-    docs/METHOD.md §10); `method="paper"` samples `P_K` and searches every survivor;
-    `space` and `phase2_rate` (a share in (0, 1] or `"none"`) override the method's.
+    every option of the command line. `method="conditional"` (the default) samples the
+    placement-legal space, averages the check filter exactly over the squares of White's
+    king and searches a share of the survivors (two-phase sampling, docs/METHOD.md §10.8);
+    `method="fast"` does the same without the averaging; `method="paper"` samples `P_K`
+    and searches every survivor; `space`, `phase2_rate` (a share in (0, 1] or `"none"`) and
+    `estimator` override the method's.
     `target_digits` or `target_half_width` stop the run at that precision; `out` keeps a
     checkpointed, checksummed state file, `resume=True` continues the run saved there;
     `shard="K/N"` runs slice K of N. The same seed and samples give the same counters on
@@ -154,10 +157,11 @@ def sample(
     samples: SupportsIndex,
     seed: Optional[SupportsIndex] = None,
     first: Optional[SupportsIndex] = None,
-    method: Literal["fast", "paper"] = "fast",
+    method: Literal["conditional", "fast", "paper"] = "fast",
     space: Optional[Literal["candidate", "placement-legal"]] = None,
     phase2_rate: Optional[float | Literal["none"]] = None,
     max_expanded: Optional[SupportsIndex] = None,
+    estimator: Optional[Literal["indicator", "conditional"]] = None,
 ) -> list[dict[str, Any]]:
     """The samples `estimate` draws with `seed`, from index `first` (default 0) on, each
     with the verdict the estimate counts, as `shogi-count sample --json` prints them:

@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod cost;
 mod fuzz;
 mod mate_bench;
 mod perft;
@@ -82,6 +83,10 @@ enum Command {
     /// any disagreement, the rate and the resulting bound on the misclassification rate.
     /// With --against-unmoves N: the oracle against shogi_retro::unmoves on random games.
     VerdictSweep(verdict_sweep::VerdictSweepArgs),
+    /// Estimate methods side by side by the cost of precision (core-seconds × relative 3σ
+    /// half-width²), in alternating rounds with shared seeds: the figure of
+    /// docs/BENCHMARKS.md, "The cost of precision".
+    CostOfPrecision(cost::CostArgs),
     /// The USI engine's `stop`: starts `shogi-count usi`, stops endless `go mate` searches
     /// after varying waits and prints the time from writing `stop` to reading `checkmate`
     /// (min, median, p99, max). Needs a built binary (`--bin`, default the release one).
@@ -107,6 +112,7 @@ fn main() -> ExitCode {
         Command::ValidateEstimator(args) => validate::run_validate(args),
         Command::VerifyKk(args) => verify_kk::run(args),
         Command::VerdictSweep(args) => verdict_sweep::run(args),
+        Command::CostOfPrecision(args) => cost::run_cost(args),
         Command::UsiStopLatency(args) => usi_bench::stop_latency(args),
         Command::MateControlCost(args) => usi_bench::control_cost(args),
     };

@@ -28,7 +28,7 @@ pub struct ValidateArgs {
     /// Samples per run.
     #[arg(long, default_value_t = 40_000)]
     samples: u64,
-    /// The phase-2 rates of the fast method, repeatable: a share in (0, 1], or
+    /// The phase-2 rates of the two-phase methods, repeatable: a share in (0, 1], or
     /// `production` for the full game's default (0.002 in Shogi, 0.02 in Mini Shogi), at
     /// which reduced material searches few samples and the exact binomial bounds take over.
     /// Default: 0.25 and production.
@@ -37,6 +37,9 @@ pub struct ValidateArgs {
     /// Worker threads (runs in parallel, each on one thread).
     #[arg(long)]
     threads: Option<usize>,
+    /// The methods to run, comma-separated (each two-phase one at every --phase2-rate).
+    #[arg(long, default_value = "paper,fast,conditional", value_delimiter = ',')]
+    methods: Vec<Method>,
 }
 
 /// Two pieces or fewer are quick to enumerate; three (Mini Shogi's gold, silver and pawn:
@@ -134,7 +137,7 @@ fn run_method(
                         config.material = material.0;
                         config.seed = seed;
                         config.figure_samples = 0;
-                        if method == Method::Fast {
+                        if config.phase2_rate.is_some() {
                             config.phase2_rate = rate;
                         }
                         let mut state = RunState::new(config.clone());
@@ -260,12 +263,14 @@ pub fn run_validate(args: ValidateArgs) -> Result<(), String> {
             GameKind::Mini => exact_count::<MiniShogi>(&material)?,
             GameKind::Shogi => exact_count::<Shogi>(&material)?,
         };
-        let mut runs: Vec<(Method, Option<f64>)> = vec![(Method::Paper, None)];
-        runs.extend(
-            rates(&args, game)?
-                .into_iter()
-                .map(|r| (Method::Fast, Some(r))),
-        );
+        let mut runs: Vec<(Method, Option<f64>)> = Vec::new();
+        for &method in &args.methods {
+            if method.settings(game).1.is_none() {
+                runs.push((method, None));
+            } else {
+                runs.extend(rates(&args, game)?.into_iter().map(|r| (method, Some(r))));
+            }
+        }
         for (method, rate) in runs {
             let r = run_method(game, &material, method, rate, &args, exact as f64, threads)?;
             let ok = r.passed();

@@ -138,7 +138,9 @@ fn phase1_of(outcome: &SampleOutcome) -> Phase1 {
     match outcome {
         SampleOutcome::Mirror => Phase1::Mirror,
         SampleOutcome::Placement => Phase1::Placement,
-        SampleOutcome::Check => Phase1::Check,
+        // The conditional estimator's outcome for a group with no safe square: every
+        // position of it fails the check filter.
+        SampleOutcome::Check | SampleOutcome::NoSafeSquare => Phase1::Check,
         SampleOutcome::NoPredecessor => Phase1::NoPredecessor,
         SampleOutcome::NotSearched
         | SampleOutcome::Reachable { .. }

@@ -8,8 +8,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shogi_core::{GameKind, PawnDropRule};
 use shogi_estimate::{
     check_phase2_rate, check_writable, merge, missing_text, parse_count, parse_sample_count,
-    report_json, report_text, run, thread_count, Estimate, EstimateError, Method, RunConfig,
-    RunEnd, RunOptions, RunState, Shard, Space, Target,
+    report_json, report_text, run, thread_count, Estimate, EstimateError, Estimator, Method,
+    RunConfig, RunEnd, RunOptions, RunState, Shard, Space, Target,
 };
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
@@ -145,13 +145,20 @@ pub struct EstimateArgs {
     /// --resume, the saved run's].
     #[arg(long, value_enum)]
     pawn_drop: Option<PawnDropRule>,
-    /// How to sample and search (docs/METHOD.md §10): `fast` samples the placement-legal
-    /// subspace S and searches a small subsample of the samples with a legal predecessor
-    /// (two-phase sampling: 0.2% of them in Shogi, 2% in Mini Shogi); `paper` samples P_K and searches every sample that passes
-    /// the filters, as the paper did. Both are unbiased [default: fast; with --resume, the
+    /// How to sample and search (docs/METHOD.md §10): `conditional` samples the
+    /// placement-legal subspace S, averages the check filter exactly over the squares of
+    /// White's king, tests one position of each sample's group for a legal predecessor and
+    /// searches a small subsample of those that have one (two-phase sampling: 0.2% in
+    /// Shogi, 2% in Mini Shogi); `fast` does the same with one position a sample (no
+    /// averaging); `paper` samples P_K and searches every sample that passes the filters,
+    /// as the paper did. All three are unbiased [default: conditional; with --resume, the
     /// saved run's].
     #[arg(long, value_parser = parse_method)]
     method: Option<Method>,
+    /// What a sample contributes, overriding the method's: `indicator` (its own verdict)
+    /// or `conditional` (averaged over the squares of White's king; needs a phase-2 rate).
+    #[arg(long, value_parser = parse_estimator)]
+    estimator: Option<Estimator>,
     /// The space to sample, overriding the method's: `candidate` (P_K) or
     /// `placement-legal` (S).
     #[arg(long, value_parser = parse_space)]
@@ -181,6 +188,10 @@ pub struct EstimateArgs {
 struct Rate(Option<f64>);
 
 fn parse_method(s: &str) -> Result<Method, String> {
+    s.parse()
+}
+
+fn parse_estimator(s: &str) -> Result<Estimator, String> {
     s.parse()
 }
 
@@ -301,6 +312,9 @@ fn new_config(a: &EstimateArgs) -> RunConfig {
     if let Some(Rate(rate)) = a.phase2_rate {
         config.phase2_rate = rate;
     }
+    if let Some(estimator) = a.estimator {
+        config.estimator = estimator;
+    }
     config.seed = a.seed.unwrap_or(1);
     config.shard = a.shard.unwrap_or(Shard::WHOLE);
     config.max_expanded = a.max_expanded;
@@ -325,7 +339,12 @@ fn check_flags_agree(a: &EstimateArgs, saved: &RunConfig, path: &Path) -> Result
     let limit = |v: Option<u64>| v.map_or_else(|| "none".to_string(), |n| n.to_string());
     let rate = |r: Option<f64>| r.map_or_else(|| "none".to_string(), |f| f.to_string());
     let target = |t: Option<Target>| t.map_or_else(|| "none".to_string(), |t| t.to_string());
-    let given: [(&str, Option<String>, String); 11] = [
+    let given: [(&str, Option<String>, String); 12] = [
+        (
+            "estimator",
+            a.estimator.map(|e| e.to_string()),
+            saved.estimator.to_string(),
+        ),
         (
             "target",
             given_target(a).map(|t| t.to_string()),
@@ -428,6 +447,9 @@ fn catch_signals(cancel: &Arc<AtomicBool>, caught: &Arc<AtomicUsize>) -> Result<
 }
 
 fn estimate(a: EstimateArgs) -> Result<(), String> {
+    if let Err(e) = new_config(&a).check_estimator() {
+        clap::Error::raw(ErrorKind::ArgumentConflict, format!("{e}\n")).exit();
+    }
     let threads = thread_count(a.threads)?;
     let existing = match &a.out {
         // Not `Path::exists`: a file that is there but unreadable must be reported, not

@@ -4,7 +4,7 @@
 use clap::{Args, Subcommand};
 use core::ops::ControlFlow;
 use shogi_core::{GameKind, PawnDropRule};
-use shogi_estimate::{parse_sample_count, samples, Method, RunConfig, Space};
+use shogi_estimate::{parse_sample_count, samples, Estimator, Method, RunConfig, Space};
 use std::io::Write;
 
 /// The audit command.
@@ -19,6 +19,12 @@ pub enum SampleCommand {
     /// candidate space (`shogi-count unrank` gives it back). With --json, one object a
     /// line: index, rank, sfen, verdict, expanded, and kk and moves when reachable.
     /// Sample i of a seed is the same position whatever the run's sample count or shard.
+    ///
+    /// With `--method conditional` (docs/METHOD.md §10.8) the verdict is that of the
+    /// sample with White's king moved to the safe square chosen for it, and each line
+    /// has, after the sample's SFEN, its weight `k/g` (the safe squares of White's king
+    /// and all of them) and the chosen position's SFEN (`no-safe-square` when k is 0: no
+    /// position is chosen); in JSON, `safe_squares`, `king_squares` and `chosen`.
     Sample(SampleArgs),
 }
 
@@ -37,7 +43,8 @@ pub struct SampleArgs {
     /// The index of the first sample printed.
     #[arg(long, default_value_t = 0)]
     first: u64,
-    /// The method of the run: its space and phase-2 rate (as `estimate --method`).
+    /// The method of the run: its space, phase-2 rate and estimator (as `estimate
+    /// --method`; `fast` prints each sample's own verdict).
     #[arg(long, default_value = "fast", value_parser = |s: &str| s.parse::<Method>())]
     method: Method,
     /// The space sampled, overriding the method's: `candidate` (P_K, also `pk`) or
@@ -47,6 +54,9 @@ pub struct SampleArgs {
     /// The phase-2 rate, overriding the method's: a share in (0, 1], or `none`.
     #[arg(long)]
     phase2_rate: Option<String>,
+    /// The estimator, overriding the method's: `indicator` or `conditional`.
+    #[arg(long, value_parser = |s: &str| s.parse::<Estimator>())]
+    estimator: Option<Estimator>,
     /// Which pawn drops that leave no legal reply are illegal.
     #[arg(long, value_enum, default_value = "mate")]
     pawn_drop: PawnDropRule,
@@ -88,6 +98,10 @@ pub fn run(cmd: SampleCommand) -> Result<(), String> {
     }
     config.pawn_drop = a.pawn_drop;
     config.max_expanded = a.max_expanded;
+    if let Some(e) = a.estimator {
+        config.estimator = e;
+    }
+    config.check_estimator()?;
     let mut out = crate::output::stdout();
     let mut failed = None;
     samples(&config, a.first, a.samples, |r| {
@@ -98,6 +112,13 @@ pub fn run(cmd: SampleCommand) -> Result<(), String> {
                 "{} {} {} {} {}",
                 r.index, r.verdict, r.expanded, r.rank, r.sfen
             );
+            if let (Some(k), Some(g)) = (r.safe_squares, r.king_squares) {
+                l.push_str(&format!(" {k}/{g}"));
+                if let Some(chosen) = &r.chosen {
+                    l.push(' ');
+                    l.push_str(chosen);
+                }
+            }
             if let (Some(kk), Some(moves)) = (&r.kk, &r.moves) {
                 l.push(' ');
                 l.push_str(kk);

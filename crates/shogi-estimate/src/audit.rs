@@ -1,9 +1,9 @@
 //! The samples of a run, one by one, as the estimate counts them: so that anyone can audit
 //! a run's verdicts with their own tools (`shogi-count sample`, `testdata/samples/`).
 
-use crate::config::RunConfig;
+use crate::config::{Estimator, RunConfig};
 use crate::counters::SampleOutcome;
-use crate::pipeline::{evaluate_sample, Phase2, SampleSource};
+use crate::pipeline::{evaluate_conditional, evaluate_sample, Phase2, SampleSource};
 use crate::run::{with_source, EstimateError, WithSource};
 use core::ops::ControlFlow;
 use serde::Serialize;
@@ -23,13 +23,25 @@ pub struct SampleRecord {
     /// The position.
     pub sfen: String,
     /// The verdict the estimate counted: `non-canonical`, `illegal-placement`,
-    /// `opponent-in-check` (the filters), `no-predecessor` (two-phase sampling: no legal
+    /// `opponent-in-check` (the filters), `no-safe-square` (the conditional estimator: every
+    /// square of White's king attacked), `no-predecessor` (two-phase sampling: no legal
     /// predecessor, so unreachable without a search), `not-searched` (two-phase sampling:
     /// has a legal predecessor, not selected for phase 2), or the search's `reachable`,
     /// `unreachable`, `unknown`.
     pub verdict: &'static str,
     /// Nodes the search expanded (0 without a search).
     pub expanded: u64,
+    /// The conditional estimator (docs/METHOD.md §10.8): the squares of White's king in the
+    /// sample's group (`g`) ...
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub king_squares: Option<u8>,
+    /// ... those of them Black does not attack (`k`; the sample's weight is `k / g`) ...
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub safe_squares: Option<u8>,
+    /// ... and the position the verdict is of: the sample with White's king moved to the
+    /// safe square chosen for it (absent when no square is safe).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<String>,
     /// For a reachable sample, the KK position the search reached ...
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kk: Option<String>,
@@ -44,6 +56,7 @@ pub fn verdict_name(outcome: &SampleOutcome) -> &'static str {
         SampleOutcome::Mirror => "non-canonical",
         SampleOutcome::Placement => "illegal-placement",
         SampleOutcome::Check => "opponent-in-check",
+        SampleOutcome::NoSafeSquare => "no-safe-square",
         SampleOutcome::NoPredecessor => "no-predecessor",
         SampleOutcome::NotSearched => "not-searched",
         SampleOutcome::Reachable { .. } => "reachable",
@@ -98,8 +111,17 @@ fn samples_of<G: Game>(
                 rate,
             });
             let end = self.first.saturating_add(self.count);
+            let conditional = self.config.estimator == Estimator::Conditional;
+            if conditional && phase2.is_none() {
+                return Err(EstimateError::Config(
+                    self.config.check_estimator().unwrap_err(),
+                ));
+            }
             for index in self.first..end {
-                let e = evaluate_sample(source, &mut searcher, index, phase2);
+                let e = match phase2 {
+                    Some(p) if conditional => evaluate_conditional(source, &mut searcher, index, p),
+                    _ => evaluate_sample(source, &mut searcher, index, phase2),
+                };
                 let rank = self.ranks.rank(&e.position).map_err(|err| {
                     EstimateError::Config(format!("sample {index} has no rank: {err}"))
                 })?;
@@ -115,6 +137,12 @@ fn samples_of<G: Game>(
                     sfen: e.position.to_sfen(),
                     verdict: verdict_name(&e.outcome),
                     expanded,
+                    king_squares: e.conditional.as_ref().map(|(w, _)| w.squares),
+                    safe_squares: e.conditional.as_ref().map(|(w, _)| w.safe),
+                    chosen: e
+                        .conditional
+                        .as_ref()
+                        .and_then(|(_, y)| y.as_ref().map(|y| y.to_sfen())),
                     kk: e.certificate.as_ref().map(|c| c.kk.to_sfen()),
                     moves: e.certificate.as_ref().map(|c| c.usi_moves()),
                 };

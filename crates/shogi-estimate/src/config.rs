@@ -147,34 +147,80 @@ impl Space {
 
 by_name_traits!(Space, "space");
 
+/// What each sample contributes to the estimate of the reachable share (docs/METHOD.md §10.8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Estimator {
+    /// 1 if the sample is reachable, else 0: the paper's.
+    #[default]
+    Indicator,
+    /// The mean over the sample's group of positions that differ only in White's king: the
+    /// share of the group that passes the check filter, exactly, times the verdict of one
+    /// position of the group drawn among those that pass. Needs two-phase sampling.
+    Conditional,
+}
+
+impl Estimator {
+    /// Both, in the order above.
+    pub const ALL: [Estimator; 2] = [Estimator::Indicator, Estimator::Conditional];
+
+    /// The name on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Estimator::Indicator => "indicator",
+            Estimator::Conditional => "conditional",
+        }
+    }
+
+    /// Whether this is the indicator estimator (the files leave that out).
+    pub fn is_indicator(&self) -> bool {
+        *self == Estimator::Indicator
+    }
+}
+
+by_name_traits!(Estimator, "estimator");
+
 /// How an estimate samples and searches (docs/METHOD.md §10).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Method {
     /// The paper's pipeline: sample `P_K`, search every sample that passes the filters.
     Paper,
-    /// Sample `S` and use two-phase sampling at the game's [`default_phase2_rate`]: the
-    /// fastest unbiased combination.
-    #[default]
+    /// Sample `S` and use two-phase sampling at the game's [`default_phase2_rate`], one
+    /// position a sample (the indicator estimator).
     Fast,
+    /// As `Fast`, with the conditional estimator: each sample averages the check filter
+    /// exactly over the squares of White's king. The cheapest precision measured
+    /// (docs/BENCHMARKS.md, "The cost of precision").
+    #[default]
+    Conditional,
 }
 
 impl Method {
-    /// Both, in the order above.
-    pub const ALL: [Method; 2] = [Method::Paper, Method::Fast];
+    /// All three, in the order above.
+    pub const ALL: [Method; 3] = [Method::Paper, Method::Fast, Method::Conditional];
 
     /// The name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Method::Paper => "paper",
             Method::Fast => "fast",
+            Method::Conditional => "conditional",
         }
     }
 
-    /// The space and the phase-2 rate of the method for `game`.
-    pub fn settings(self, game: GameKind) -> (Space, Option<f64>) {
+    /// The space, the phase-2 rate and the estimator of the method for `game`.
+    pub fn settings(self, game: GameKind) -> (Space, Option<f64>, Estimator) {
         match self {
-            Method::Paper => (Space::Candidate, None),
-            Method::Fast => (Space::PlacementLegal, Some(default_phase2_rate(game))),
+            Method::Paper => (Space::Candidate, None, Estimator::Indicator),
+            Method::Fast => (
+                Space::PlacementLegal,
+                Some(default_phase2_rate(game)),
+                Estimator::Indicator,
+            ),
+            Method::Conditional => (
+                Space::PlacementLegal,
+                Some(default_phase2_rate(game)),
+                Estimator::Conditional,
+            ),
         }
     }
 }
@@ -249,6 +295,15 @@ pub struct RunConfig {
     /// [`TARGET_STEP`](crate::TARGET_STEP) samples whose counters meet it, or at `samples`.
     #[serde(deserialize_with = "required::deserialize")]
     pub target: Option<Target>,
+    /// What each sample contributes. Written only when it is not the indicator estimator,
+    /// so that the files (and run identities) of indicator runs are those of every earlier
+    /// version; a file without it is an indicator run.
+    #[serde(
+        default,
+        with = "by_name",
+        skip_serializing_if = "Estimator::is_indicator"
+    )]
+    pub estimator: Estimator,
 }
 
 impl RunConfig {
@@ -271,12 +326,13 @@ impl RunConfig {
             space: Space::Candidate,
             phase2_rate: None,
             target: None,
+            estimator: Estimator::Indicator,
         }
     }
 
-    /// The run with the space and phase-2 rate of `method`.
+    /// The run with the space, phase-2 rate and estimator of `method`.
     pub fn with_method(mut self, method: Method) -> RunConfig {
-        (self.space, self.phase2_rate) = method.settings(self.game);
+        (self.space, self.phase2_rate, self.estimator) = method.settings(self.game);
         self
     }
 
@@ -285,7 +341,19 @@ impl RunConfig {
     pub fn method(&self) -> Option<Method> {
         Method::ALL
             .into_iter()
-            .find(|m| m.settings(self.game) == (self.space, self.phase2_rate))
+            .find(|m| m.settings(self.game) == (self.space, self.phase2_rate, self.estimator))
+    }
+
+    /// Whether the settings go together: the conditional estimator needs two-phase
+    /// sampling (it selects the searched samples in proportion to their weights).
+    pub fn check_estimator(&self) -> Result<(), String> {
+        if self.estimator == Estimator::Conditional && self.phase2_rate.is_none() {
+            return Err(
+                "the conditional estimator needs two-phase sampling: give a --phase2-rate in (0, 1], not none"
+                    .into(),
+            );
+        }
+        Ok(())
     }
 
     /// The method's name, or `custom` for another combination of space and rate.
@@ -325,6 +393,13 @@ impl RunConfig {
     /// The first setting (other than the shard when `ignore_shard`) in which `other`
     /// differs from `self`, named with both values; `None` when they agree.
     pub fn difference(&self, other: &RunConfig, ignore_shard: bool) -> Option<String> {
+        // Left out of the JSON of indicator runs: compared here, whichever side has it.
+        if self.estimator != other.estimator {
+            return Some(format!(
+                "estimator is \"{}\" in one and \"{}\" in the other",
+                self.estimator, other.estimator
+            ));
+        }
         let a = serde_json::to_value(self).expect("a config serialises");
         let b = serde_json::to_value(other).expect("a config serialises");
         let (a, b) = (a.as_object()?, b.as_object()?);

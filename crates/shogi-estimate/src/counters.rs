@@ -1,6 +1,7 @@
 //! The counters of a run: sums over samples, so that any split of the samples (threads,
 //! batches, shards) adds up to the same numbers.
 
+use crate::conditional::KingWeight;
 use serde::{Deserialize, Serialize};
 
 /// One reachable sample for the paper's Figure 18.
@@ -24,6 +25,9 @@ pub enum SampleOutcome {
     Placement,
     /// Dropped by the check filter.
     Check,
+    /// The conditional estimator: Black attacks every square of the sample's king group, so
+    /// no position of the group passes the check filter (its weight is 0).
+    NoSafeSquare,
     /// Two-phase sampling: passes the filters but has no legal predecessor (and is not a
     /// KK position), so it is unreachable without a search.
     NoPredecessor,
@@ -69,6 +73,117 @@ pub struct PhaseCounters {
     pub searched: u64,
 }
 
+/// Samples of the conditional estimator with one weight: `(g, k, count)`, the size of the
+/// king group, its safe squares, and how many samples had them (docs/METHOD.md §10.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WeightCount(pub u8, pub u8, pub u64);
+
+/// The counters of the conditional estimator: the samples by weight. `π̂` is the mean of
+/// `k / g` over the samples whose chosen position has a legal predecessor, its variance
+/// that of the same values; both are exact sums of these bins.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionalCounters {
+    /// Every sample, by weight (bins in increasing `(g, k)`, none empty).
+    pub weights: Vec<WeightCount>,
+    /// The samples whose chosen position passes the filters and has a legal predecessor or
+    /// is a KK position (the `a` of two-phase sampling), by weight.
+    pub with_predecessor: Vec<WeightCount>,
+}
+
+/// Adds 1 to the bin of `w` in a sorted bin list.
+fn bump_weight(name: &str, bins: &mut Vec<WeightCount>, w: KingWeight) -> Result<(), String> {
+    match bins.binary_search_by_key(&(w.squares, w.safe), |b| (b.0, b.1)) {
+        Ok(i) => bins[i].2 = sum(name, bins[i].2, 1)?,
+        Err(i) => bins.insert(i, WeightCount(w.squares, w.safe, 1)),
+    }
+    Ok(())
+}
+
+/// The bin-wise sum of two sorted bin lists.
+fn sum_weights(
+    name: &str,
+    a: &[WeightCount],
+    b: &[WeightCount],
+) -> Result<Vec<WeightCount>, String> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let ka = a.get(i).map(|x| (x.0, x.1));
+        let kb = b.get(j).map(|x| (x.0, x.1));
+        match (ka, kb) {
+            (Some(x), Some(y)) if x == y => {
+                out.push(WeightCount(x.0, x.1, sum(name, a[i].2, b[j].2)?));
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x < y => {
+                out.push(a[i]);
+                i += 1;
+            }
+            (Some(_), None) => {
+                out.push(a[i]);
+                i += 1;
+            }
+            _ => {
+                out.push(b[j]);
+                j += 1;
+            }
+        }
+    }
+    Ok(out)
+}
+
+impl ConditionalCounters {
+    /// `(Σ k/g, Σ (k/g)²)` over the samples with a predecessor: the sums behind `π̂` and its
+    /// variance.
+    pub fn moments(&self) -> (f64, f64) {
+        self.with_predecessor
+            .iter()
+            .fold((0.0, 0.0), |(s1, s2), &WeightCount(g, k, c)| {
+                let q = f64::from(k) / f64::from(g);
+                (s1 + c as f64 * q, s2 + c as f64 * q * q)
+            })
+    }
+
+    /// `Σ k/g` over every sample: the exact mean share of the king groups' squares that
+    /// pass the check filter, times the samples.
+    pub fn safe_sum(&self) -> f64 {
+        self.weights
+            .iter()
+            .map(|&WeightCount(g, k, c)| c as f64 * f64::from(k) / f64::from(g))
+            .sum()
+    }
+
+    /// The samples whose group has a safe square.
+    pub fn with_safe_square(&self) -> u64 {
+        self.weights
+            .iter()
+            .filter(|b| b.1 > 0)
+            .fold(0u64, |acc, b| acc.saturating_add(b.2))
+    }
+
+    /// Checks one bin list: increasing keys, `1 <= g <= 81`, `k <= g`, no empty bin; returns
+    /// its total.
+    fn check_bins(name: &str, bins: &[WeightCount]) -> Result<u64, String> {
+        for w in bins.windows(2) {
+            if (w[0].0, w[0].1) >= (w[1].0, w[1].1) {
+                return Err(format!(
+                    "{name}: the bins are not in increasing (g, k) order"
+                ));
+            }
+        }
+        for &WeightCount(g, k, c) in bins {
+            if g == 0 || usize::from(g) > shogi_core::tables::MAX_SQUARES || k > g || c == 0 {
+                return Err(format!(
+                    "{name}: bin ({g}, {k}, {c}) is impossible (a group has 1 to 81 squares, at most all of them safe, and a bin at least one sample)"
+                ));
+            }
+        }
+        total(name, &bins.iter().map(|b| b.2).collect::<Vec<_>>())
+    }
+}
+
 /// The counters of Table 1 and Table 2 and the search statistics.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -109,6 +224,13 @@ pub struct Counters {
     /// passes the filters is searched.
     #[serde(deserialize_with = "crate::config::required::deserialize")]
     pub two_phase: Option<PhaseCounters>,
+    /// With the conditional estimator, the samples by weight; then the stage counters
+    /// count the chosen positions (`passed_mirror`, `passed_placement` and `passed_check`
+    /// alike: the samples whose group has a safe square and whose chosen position is
+    /// canonical). Absent from the files of the indicator estimator, as from every file
+    /// written before the conditional one existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conditional: Option<ConditionalCounters>,
 }
 
 /// `a + b`, or an error naming the counter that would overflow.
@@ -161,6 +283,14 @@ impl Counters {
         }
     }
 
+    /// Empty counters of the conditional estimator (always two-phase).
+    pub fn new_conditional() -> Counters {
+        Counters {
+            conditional: Some(ConditionalCounters::default()),
+            ..Counters::new(true)
+        }
+    }
+
     /// Counts sample `index`. Fails only if a counter would exceed a `u64` (the node sums
     /// of an absurdly long run), naming it; the counters are then partly updated and must
     /// be discarded.
@@ -170,9 +300,44 @@ impl Counters {
         outcome: SampleOutcome,
         figure_samples: u64,
     ) -> Result<(), String> {
+        if self.conditional.is_some() {
+            return Err("a sample without a weight in the conditional estimator's counters".into());
+        }
+        self.add_inner(index, outcome, None, figure_samples)
+    }
+
+    /// Counts sample `index` of the conditional estimator, whose king group has weight
+    /// `weight` and whose chosen position had `outcome` (or [`SampleOutcome::NoSafeSquare`]).
+    pub fn add_weighted(
+        &mut self,
+        index: u64,
+        outcome: SampleOutcome,
+        weight: KingWeight,
+        figure_samples: u64,
+    ) -> Result<(), String> {
+        let Some(c) = &mut self.conditional else {
+            return Err("a weighted sample in the indicator estimator's counters".into());
+        };
+        bump_weight("conditional.weights", &mut c.weights, weight)?;
+        if (outcome == SampleOutcome::NoSafeSquare) != (weight.safe == 0) {
+            return Err(format!(
+                "outcome {outcome:?} with {} safe squares",
+                weight.safe
+            ));
+        }
+        self.add_inner(index, outcome, Some(weight), figure_samples)
+    }
+
+    fn add_inner(
+        &mut self,
+        index: u64,
+        outcome: SampleOutcome,
+        weight: Option<KingWeight>,
+        figure_samples: u64,
+    ) -> Result<(), String> {
         use SampleOutcome::*;
         self.samples = sum("samples", self.samples, 1)?;
-        if outcome == Mirror {
+        if matches!(outcome, Mirror | NoSafeSquare) {
             return Ok(());
         }
         self.passed_mirror = sum("passed_mirror", self.passed_mirror, 1)?;
@@ -191,6 +356,9 @@ impl Counters {
             (Some(_), NoPredecessor) => return Ok(()),
             (Some(t), _) => {
                 t.with_predecessor = sum("with_predecessor", t.with_predecessor, 1)?;
+                if let (Some(c), Some(w)) = (&mut self.conditional, weight) {
+                    bump_weight("conditional.with_predecessor", &mut c.with_predecessor, w)?;
+                }
                 if outcome == NotSearched {
                     return Ok(());
                 }
@@ -248,7 +416,7 @@ impl Counters {
                 self.unknown = sum("unknown", self.unknown, 1)?;
                 (expanded, generated)
             }
-            Mirror | Placement | Check | NoPredecessor | NotSearched => {
+            Mirror | Placement | Check | NoSafeSquare | NoPredecessor | NotSearched => {
                 unreachable!("handled above")
             }
         };
@@ -271,6 +439,23 @@ impl Counters {
             _ => {
                 return Err(
                     "two-phase counters cannot be added to single-phase ones (runs of different methods)"
+                        .into(),
+                )
+            }
+        };
+        let conditional = match (&self.conditional, &other.conditional) {
+            (None, None) => None,
+            (Some(a), Some(b)) => Some(ConditionalCounters {
+                weights: sum_weights("conditional.weights", &a.weights, &b.weights)?,
+                with_predecessor: sum_weights(
+                    "conditional.with_predecessor",
+                    &a.with_predecessor,
+                    &b.with_predecessor,
+                )?,
+            }),
+            _ => {
+                return Err(
+                    "the conditional estimator's counters cannot be added to the indicator's (runs of different estimators)"
                         .into(),
                 )
             }
@@ -314,6 +499,7 @@ impl Counters {
             &other.reachable_expanded_log2,
         )?;
         self.two_phase = two_phase;
+        self.conditional = conditional;
         self.samples = samples;
         self.passed_mirror = passed_mirror;
         self.passed_placement = passed_placement;
@@ -442,6 +628,51 @@ impl Counters {
         }
         if self.figure.windows(2).any(|w| w[0].index >= w[1].index) {
             return Err("figure: the points are not distinct samples in increasing order".into());
+        }
+        if let Some(c) = &self.conditional {
+            self.check_conditional(c)?;
+        }
+        Ok(())
+    }
+
+    /// The relations of the conditional estimator's bins with each other and with the
+    /// stage counters.
+    fn check_conditional(&self, c: &ConditionalCounters) -> Result<(), String> {
+        let Some(t) = self.two_phase else {
+            return Err("conditional counters without two-phase counters".into());
+        };
+        let all = ConditionalCounters::check_bins("conditional.weights", &c.weights)?;
+        if all != self.samples {
+            return Err(format!(
+                "the bins of conditional.weights add up to {all}, not to samples ({})",
+                self.samples
+            ));
+        }
+        let a =
+            ConditionalCounters::check_bins("conditional.with_predecessor", &c.with_predecessor)?;
+        if a != t.with_predecessor {
+            return Err(format!(
+                "the bins of conditional.with_predecessor add up to {a}, not to two_phase.with_predecessor ({})",
+                t.with_predecessor
+            ));
+        }
+        for &WeightCount(g, k, n) in &c.with_predecessor {
+            let of_all = c
+                .weights
+                .binary_search_by_key(&(g, k), |b| (b.0, b.1))
+                .map_or(0, |i| c.weights[i].2);
+            if k == 0 || n > of_all {
+                return Err(format!(
+                    "conditional.with_predecessor: bin ({g}, {k}, {n}) is not within the samples of that weight ({of_all}) with a safe square"
+                ));
+            }
+        }
+        let safe = c.with_safe_square();
+        if self.passed_mirror > safe {
+            return Err(format!(
+                "passed_mirror ({}) exceeds the samples with a safe square ({safe})",
+                self.passed_mirror
+            ));
         }
         Ok(())
     }

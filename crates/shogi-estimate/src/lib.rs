@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 mod audit;
+mod conditional;
 mod config;
 mod count;
 mod counters;
@@ -17,12 +18,20 @@ mod stats;
 mod target;
 
 pub use audit::{samples, verdict_name, SampleRecord};
-pub use config::{check_phase2_rate, default_phase2_rate, Method, RunConfig, Shard, Space};
+pub use conditional::{KingGroup, KingWeight};
+pub use config::{
+    check_phase2_rate, default_phase2_rate, Estimator, Method, RunConfig, Shard, Space,
+};
 pub use count::{parse_count, parse_sample_count};
-pub use counters::{Counters, FigurePoint, PhaseCounters, SampleOutcome};
+pub use counters::{
+    ConditionalCounters, Counters, FigurePoint, PhaseCounters, SampleOutcome, WeightCount,
+};
 pub use digits::{outward, state, Stated};
 pub use paper::{paper, z_score, z_two_sample, Paper};
-pub use pipeline::{evaluate, evaluate_sample, phase2_selected, Evaluated, Phase2, SampleSource};
+pub use pipeline::{
+    evaluate, evaluate_conditional, evaluate_sample, phase2_selected, Evaluated, Phase2,
+    SampleSource,
+};
 pub use report::{
     grouped, interval_text, percent, report_json, report_text, space_size, table1_rows,
     table2_rows, StageRow,

@@ -177,23 +177,62 @@ fn two_phase_table1(
         Space::Candidate => "samples of P_K drawn",
         Space::PlacementLegal => "samples of S drawn",
     };
-    let mut rows = vec![
-        (drawn, c.samples),
-        ("pass mirror canonicalization", c.passed_mirror),
-    ];
-    if config.space == Space::Candidate {
-        rows.push(("pass piece placement", c.passed_placement));
+    match &c.conditional {
+        None => {
+            let mut rows = vec![
+                (drawn, c.samples),
+                ("pass mirror canonicalization", c.passed_mirror),
+            ];
+            if config.space == Space::Candidate {
+                rows.push(("pass piece placement", c.passed_placement));
+            }
+            rows.push(("pass opponent king not in check", c.passed_check));
+            rows.push(("have a legal predecessor (phase 1)", t.with_predecessor));
+            for (name, k) in rows {
+                let _ = writeln!(s, "{name:<44} {:>15} {:>10}", grouped(k), of_samples(k));
+            }
+            let _ = writeln!(
+                s,
+                "    π̂ = {} (the share of the samples with a legal predecessor)",
+                sci(e.pi, 6)
+            );
+        }
+        Some(cc) => {
+            let _ = writeln!(
+                s,
+                "{drawn:<44} {:>15} {:>10}",
+                grouped(c.samples),
+                of_samples(c.samples)
+            );
+            let share = cc.safe_sum() / (c.samples as f64).max(1.0);
+            let _ = writeln!(
+                s,
+                "{:<44} {:>15} {:>10}",
+                "squares of White's king not attacked (mean)",
+                "",
+                format!("{:.3}%", 100.0 * share)
+            );
+            let mut rows = vec![
+                ("with a square not attacked", cc.with_safe_square()),
+                ("chosen position canonical", c.passed_mirror),
+            ];
+            if config.space == Space::Candidate {
+                rows.push(("chosen position: piece placement", c.passed_placement));
+            }
+            rows.push((
+                "chosen position has a legal predecessor",
+                t.with_predecessor,
+            ));
+            for (name, k) in rows {
+                let _ = writeln!(s, "{name:<44} {:>15} {:>10}", grouped(k), of_samples(k));
+            }
+            let _ = writeln!(
+                s,
+                "    π̂ = {} (the mean over the samples of the share of White's king's squares not attacked,\n         times whether the chosen position has a legal predecessor)",
+                sci(e.pi, 6)
+            );
+        }
     }
-    rows.push(("pass opponent king not in check", c.passed_check));
-    rows.push(("have a legal predecessor (phase 1)", t.with_predecessor));
-    for (name, k) in rows {
-        let _ = writeln!(s, "{name:<44} {:>15} {:>10}", grouped(k), of_samples(k));
-    }
-    let _ = writeln!(
-        s,
-        "    π̂ = {} (the share of the samples with a legal predecessor)",
-        sci(e.pi, 6)
-    );
     let _ = writeln!(
         s,
         "{:<44} {:>15} {:>10}",
@@ -203,8 +242,13 @@ fn two_phase_table1(
         s,
         "{:<44} {:>15}",
         format!(
-            "searched ({} of those with a predecessor)",
-            percent(t.searched, t.with_predecessor, 3)
+            "searched ({} of those with a predecessor{})",
+            percent(t.searched, t.with_predecessor, 3),
+            if c.conditional.is_some() {
+                ", drawn by their weights"
+            } else {
+                ""
+            }
         ),
         grouped(t.searched)
     );
@@ -263,12 +307,17 @@ pub fn report_text(
     );
     let _ = writeln!(
         s,
-        "method {}: {} space, {}",
+        "method {}: {} space, {}{}",
         config.method_name(),
         config.space,
         match config.phase2_rate {
             None => "every sample that passes the filters searched".to_string(),
             Some(f) => format!("two-phase sampling, phase-2 rate {f}"),
+        },
+        match config.estimator {
+            crate::Estimator::Indicator => "",
+            crate::Estimator::Conditional =>
+                ", conditional estimator (White's king averaged over its squares)",
         }
     );
     let _ = writeln!(s, "{} = {space}", space_name(config));
@@ -372,7 +421,7 @@ pub fn report_text(
             "relative 3σ half-width {:.4}%{}",
             100.0 * e.relative_half_width(),
             if e.exact_binomial {
-                " (exact binomial bounds for a share with few counts)"
+                " (exact bounds for a share or mean with few counts)"
             } else {
                 ""
             }
@@ -485,6 +534,10 @@ pub fn report_json(
         "symmetric_reachable": c.symmetric_reachable,
         "unreachable_depths": c.unreachable_depths,
         "method": config.method_name(),
+        "estimator": config.estimator.name(),
+        "mean_safe_share": c.conditional.as_ref().map(|cc| d(cc.safe_sum() / (c.samples as f64).max(1.0))),
+        "with_safe_square": c.conditional.as_ref().map(|cc| cc.with_safe_square()),
+        "var_pi": d(e.var_pi),
         "sampled_space": config.space.name(),
         "phase2_rate": config.phase2_rate,
         "with_predecessor": c.two_phase.map(|t| t.with_predecessor),

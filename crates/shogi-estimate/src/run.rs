@@ -1,9 +1,9 @@
 //! Running the pipeline over a range of sample indices, in parallel, with durable
 //! checkpoints; merging the results of shards.
 
-use crate::config::{RunConfig, Space};
+use crate::config::{Estimator, RunConfig, Space};
 use crate::counters::Counters;
-use crate::pipeline::{evaluate, Phase2, SampleSource};
+use crate::pipeline::{evaluate, evaluate_conditional_outcome, Phase2, SampleSource};
 use crate::state::RunState;
 use crate::target::TARGET_STEP;
 use core::ops::ControlFlow;
@@ -264,11 +264,20 @@ fn drive<G: Game, S: SampleSource<G>>(
         .map(|_| Mutex::new(Searcher::new(search)))
         .collect();
     let figure_samples = state.config.figure_samples;
-    let two_phase = state.config.phase2_rate.is_some();
     let phase2 = state.config.phase2_rate.map(|rate| Phase2 {
         seed: state.config.seed,
         rate,
     });
+    let conditional = match (state.config.estimator, phase2) {
+        (Estimator::Indicator, _) => None,
+        (Estimator::Conditional, Some(p)) => Some(p),
+        (Estimator::Conditional, None) => {
+            return Err(EstimateError::Config(
+                state.config.check_estimator().unwrap_err(),
+            ))
+        }
+    };
+    let empty = RunState::new(state.config.clone()).counters;
     let target = match state.config.target {
         Some(t) => Some((t, crate::report::space_size(&state.config)?)),
         None => None,
@@ -303,13 +312,21 @@ fn drive<G: Game, S: SampleSource<G>>(
                     }
                     let worker = rayon::current_thread_index().unwrap_or(0) % threads;
                     let mut searcher = searchers[worker].lock().unwrap_or_else(|e| e.into_inner());
-                    let mut c = Counters::new(two_phase);
+                    let mut c = empty.clone();
                     for i in a..b {
-                        if let Err(e) = c.add(
-                            i,
-                            evaluate(sampler, &mut searcher, i, phase2),
-                            figure_samples,
-                        ) {
+                        let added = match conditional {
+                            None => c.add(
+                                i,
+                                evaluate(sampler, &mut searcher, i, phase2),
+                                figure_samples,
+                            ),
+                            Some(p) => {
+                                let (outcome, weight) =
+                                    evaluate_conditional_outcome(sampler, &mut searcher, i, p);
+                                c.add_weighted(i, outcome, weight, figure_samples)
+                            }
+                        };
+                        if let Err(e) = added {
                             return Some(Err(e));
                         }
                     }
@@ -438,7 +455,7 @@ pub fn merge(files: &[(PathBuf, RunState)], partial: bool) -> Result<Merged, Est
         config: first.config.clone(),
         shards: Vec::new(),
         missing: Vec::new(),
-        counters: Counters::new(first.config.phase2_rate.is_some()),
+        counters: RunState::new(first.config.clone()).counters,
         elapsed_seconds: 0.0,
         threads: Vec::new(),
     };

@@ -22,7 +22,7 @@
 //! numbers checked against each other. The checksum guards against damage and against
 //! edits by hand; it is no signature (anyone can compute it), so the checks behind it stay.
 
-use crate::config::{check_phase2_rate, RunConfig};
+use crate::config::{check_phase2_rate, Estimator, RunConfig};
 use crate::counters::Counters;
 use crate::run::EstimateError;
 use serde::{Deserialize, Serialize};
@@ -196,14 +196,17 @@ impl RunState {
     /// A run that has not started (and so is complete if its range is empty).
     pub fn new(config: RunConfig) -> RunState {
         let range = config.range();
-        let two_phase = config.phase2_rate.is_some();
+        let counters = match config.estimator {
+            Estimator::Conditional => Counters::new_conditional(),
+            Estimator::Indicator => Counters::new(config.phase2_rate.is_some()),
+        };
         RunState {
             next: range.start,
             config,
             complete: range.is_empty(),
             elapsed_seconds: 0.0,
             threads: 0,
-            counters: Counters::new(two_phase),
+            counters,
         }
     }
 
@@ -354,6 +357,19 @@ impl RunState {
                     c.shard
                 ));
             }
+        }
+        c.check_estimator()
+            .map_err(|e| format!("field `config.estimator`: {e}"))?;
+        if (c.estimator == Estimator::Conditional) != self.counters.conditional.is_some() {
+            return Err(format!(
+                "field `counters.conditional`: {} for a run of the {} estimator",
+                if self.counters.conditional.is_some() {
+                    "present"
+                } else {
+                    "absent"
+                },
+                c.estimator
+            ));
         }
         if c.phase2_rate.is_some() != self.counters.two_phase.is_some() {
             return Err(format!(

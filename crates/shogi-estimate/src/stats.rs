@@ -49,7 +49,10 @@ pub struct Estimate {
     /// Two-phase sampling: `ρ̂ = r / m`, the share of the searched samples found reachable
     /// (`p̂` without two-phase sampling).
     pub rho: f64,
-    /// The phase-1 term of `Var(p̂)`: `ρ̂² π̂(1-π̂)/n` (0 without two-phase sampling).
+    /// The variance of `π̂`: `π̂(1-π̂)/n`, or with the conditional estimator the sample
+    /// variance of the weights over `n`.
+    pub var_pi: f64,
+    /// The phase-1 term of `Var(p̂)`: `ρ̂² Var(π̂)` (0 without two-phase sampling).
     pub var_phase1: f64,
     /// The phase-2 term of `Var(p̂)`: `π̂² ρ̂(1-ρ̂)/m` (the whole binomial variance without
     /// two-phase sampling).
@@ -191,6 +194,50 @@ fn share_bounds(k: u64, n: u64) -> (Interval, bool) {
     }
 }
 
+/// The 3σ bounds of the mean `mean` of `n` values in `[0, 1]` with estimated variance of the
+/// mean `var` (the conditional estimator's `π̂`), `a` of them non-zero: normal when at least
+/// [`EXACT_BELOW`] are non-zero, else the empirical Bernstein bound of Maurer and Pontil
+/// (2009, Theorem 4), which holds for every `n` at level [`ALPHA_3SIGMA`] (half on each side);
+/// and whether the bound is the latter.
+fn mean_bounds(mean: f64, var: f64, a: u64, n: u64) -> (Interval, bool) {
+    if a >= EXACT_BELOW {
+        let h = Z * var.sqrt();
+        return (
+            Interval {
+                lo: mean - h,
+                hi: mean + h,
+            },
+            false,
+        );
+    }
+    let nf = n as f64;
+    let sample_var = var * nf;
+    let l = (4.0 / ALPHA_3SIGMA).ln();
+    let h = (2.0 * sample_var * l / nf).sqrt()
+        + if n > 1 {
+            7.0 * l / (3.0 * (nf - 1.0))
+        } else {
+            1.0
+        };
+    (
+        Interval {
+            lo: (mean - h).max(0.0),
+            hi: (mean + h).min(1.0),
+        },
+        true,
+    )
+}
+
+/// The least common multiple of two group sizes' multiples: that of every number up to 81
+/// is below 2^117, so a `u128` always holds it.
+fn lcm(a: u128, b: u128) -> u128 {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b
+}
+
 /// The 3σ interval of `p = π ρ` from the bounds of its factors, side by side: each side's
 /// half-width is that of the delta method, `sqrt((ρ Δπ)² + (π Δρ)²)`, with the distances
 /// from each share to its bound on that side.
@@ -233,10 +280,28 @@ impl Estimate {
             .two_phase
             .map_or((n, n), |t| (t.with_predecessor, t.searched));
         let mf = (m as f64).max(1.0);
-        let pi = a as f64 / nf;
         let rho = r as f64 / mf;
+        // π̂ and its variance: a binomial share, or with the conditional estimator the mean
+        // of the weights k/g of the samples with a predecessor (0 for the others), with
+        // their sample variance (docs/METHOD.md §10.8).
+        let (pi, var_pi) = match &counters.conditional {
+            None => {
+                let pi = a as f64 / nf;
+                (pi, pi * (1.0 - pi) / nf)
+            }
+            Some(c) => {
+                let (s1, s2) = c.moments();
+                let pi = s1 / nf;
+                let per_sample = if n > 1 {
+                    ((s2 - s1 * pi) / (nf - 1.0)).max(0.0)
+                } else {
+                    0.0
+                };
+                (pi, per_sample / nf)
+            }
+        };
         let p = pi * rho;
-        let var_phase1 = rho * rho * pi * (1.0 - pi) / nf;
+        let var_phase1 = rho * rho * var_pi;
         let var_phase2 = pi * pi * rho * (1.0 - rho) / mf;
         let sigma = (var_phase1 + var_phase2).sqrt();
         let size = space.to_f64().unwrap_or(f64::INFINITY);
@@ -257,11 +322,31 @@ impl Estimate {
         let square_y = (4 * (r2 - s2) + s2) as f64 / mf;
         let var_y = (square_y - mean_y * mean_y).max(0.0);
         let mean = pi * mean_y;
-        let sigma_d = (mean_y * mean_y * pi * (1.0 - pi) / nf + pi * pi * var_y / mf).sqrt();
+        let sigma_d = (mean_y * mean_y * var_pi + pi * pi * var_y / mf).sqrt();
         let exact = if n == 0 || m == 0 {
             BigUint::default()
         } else {
-            space * BigUint::from(a) * BigUint::from(r) / (BigUint::from(n) * BigUint::from(m))
+            // π̂ as the fraction num / den: a / n, or Σ c k/g over n with the weights'
+            // common denominator.
+            let (num, den) = match &counters.conditional {
+                None => (BigUint::from(a), BigUint::from(n)),
+                Some(c) => {
+                    let l = c
+                        .with_predecessor
+                        .iter()
+                        .fold(1u128, |l, b| lcm(l, u128::from(b.0)));
+                    let num = c
+                        .with_predecessor
+                        .iter()
+                        .fold(BigUint::default(), |acc, b| {
+                            acc + BigUint::from(b.2)
+                                * BigUint::from(b.1)
+                                * BigUint::from(l / u128::from(b.0))
+                        });
+                    (num, BigUint::from(l) * BigUint::from(n))
+                }
+            };
+            space * num * BigUint::from(r) / (den * BigUint::from(m))
         };
         Estimate {
             space: size,
@@ -269,6 +354,7 @@ impl Estimate {
             sigma,
             pi,
             rho,
+            var_pi,
             var_phase1,
             var_phase2,
             p_normal,
@@ -309,11 +395,11 @@ impl Estimate {
             });
             return self;
         }
-        let (pi_b, exact_pi) = if counters.two_phase.is_some() {
-            share_bounds(a, n)
-        } else {
+        let (pi_b, exact_pi) = match (&counters.conditional, counters.two_phase) {
+            (Some(_), _) => mean_bounds(self.pi, self.var_pi, a, n),
+            (None, Some(_)) => share_bounds(a, n),
             // Single phase: every sample is searched, p = ρ.
-            (Interval { lo: 1.0, hi: 1.0 }, false)
+            (None, None) => (Interval { lo: 1.0, hi: 1.0 }, false),
         };
         let r = counters.reachable;
         let v = counters.unknown.min(m - r.min(m));

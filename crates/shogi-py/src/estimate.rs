@@ -5,8 +5,8 @@ use crate::args::{game, int_in, opt_int_in, to_py, value_error};
 use core::ops::ControlFlow;
 use pyo3::prelude::*;
 use shogi_estimate::{
-    check_phase2_rate, check_writable, report_json, run, thread_count, Method, RunConfig, RunEnd,
-    RunOptions, RunState, Shard, Space, Target,
+    check_phase2_rate, check_writable, report_json, run, thread_count, Estimator, Method,
+    RunConfig, RunEnd, RunOptions, RunState, Shard, Space, Target,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -19,11 +19,13 @@ use std::sync::Arc;
 /// outward, and `statement`: the value ± its 3σ half-width and the digits the interval
 /// determines), the paper's figures and z-scores, and the timing.
 ///
-/// Every option of the command line: `method="fast"` (the default) samples the
-/// placement-legal space `S` and searches a share of the survivors (two-phase sampling,
-/// docs/METHOD.md §10); `method="paper"` samples `P_K` and searches every survivor.
-/// `space` (`"candidate"` or `"placement-legal"`) and `phase2_rate` (a share in (0, 1], or
-/// `"none"`) override the method's. `target_digits` or `target_half_width` stop the run at
+/// Every option of the command line: `method="conditional"` (the default) samples the
+/// placement-legal space `S`, averages the check filter exactly over the squares of
+/// White's king and searches a share of the survivors (two-phase sampling, docs/METHOD.md
+/// §10.8); `method="fast"` does the same without the averaging; `method="paper"` samples
+/// `P_K` and searches every survivor. `space` (`"candidate"` or `"placement-legal"`),
+/// `phase2_rate` (a share in (0, 1], or `"none"`) and `estimator` (`"indicator"` or
+/// `"conditional"`) override the method's. `target_digits` or `target_half_width` stop the run at
 /// that precision (tested every 16,384 samples). `out` keeps the state in a checkpointed,
 /// checksummed file; `resume=True` continues the run saved there (the other settings must
 /// then agree with the saved ones). `shard="K/N"` runs slice K of N.
@@ -37,10 +39,10 @@ use std::sync::Arc;
 /// raises stops the run (with a final checkpoint in `out`) and propagates, and so does
 /// Ctrl-C (`KeyboardInterrupt`).
 #[pyfunction]
-#[pyo3(signature = (game="shogi", *, samples, method="fast", seed=None, threads=None,
+#[pyo3(signature = (game="shogi", *, samples, method="conditional", seed=None, threads=None,
                     progress=None, max_expanded=None, max_nodes=None, space=None,
                     phase2_rate=None, target_digits=None, target_half_width=None, out=None,
-                    resume=false, shard=None))]
+                    resume=false, shard=None, estimator=None))]
 #[allow(clippy::too_many_arguments)] // a Python signature of keyword arguments
 pub fn estimate<'py>(
     py: Python<'py>,
@@ -59,6 +61,7 @@ pub fn estimate<'py>(
     out: Option<std::path::PathBuf>,
     resume: bool,
     shard: Option<&str>,
+    estimator: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let config = config_of(
         game,
@@ -72,6 +75,7 @@ pub fn estimate<'py>(
         target_digits,
         target_half_width,
         shard,
+        estimator,
     )?;
     let threads = opt_int_in(threads, "threads", 1..=u64::from(u32::MAX))?;
     let threads = thread_count(threads.map(|n| n as usize)).map_err(value_error)?;
@@ -170,6 +174,7 @@ fn config_of(
     target_digits: Option<&Bound<'_, PyAny>>,
     target_half_width: Option<f64>,
     shard: Option<&str>,
+    estimator: Option<&str>,
 ) -> PyResult<RunConfig> {
     let method: Method = method.parse().map_err(value_error)?;
     let mut config = RunConfig::new(self::game(game)?, int_in(samples, "samples", 1..=u64::MAX)?)
@@ -212,6 +217,10 @@ fn config_of(
         }
         (None, None) => None,
     };
+    if let Some(estimator) = estimator {
+        config.estimator = estimator.parse::<Estimator>().map_err(value_error)?;
+    }
+    config.check_estimator().map_err(value_error)?;
     if let Some(shard) = shard {
         config.shard = Shard::parse(shard).map_err(value_error)?;
         if config.target.is_some() && config.shard != Shard::WHOLE {
@@ -226,11 +235,14 @@ fn config_of(
 /// The samples `estimate` draws with `seed`, from `first` on, each with the verdict the
 /// estimate counts: a list of the dictionaries `shogi-count sample --json` prints (`index`,
 /// `rank`, `sfen`, `verdict`, `expanded`, and `kk` and `moves` for a reachable sample).
-/// `method`, `space` and `phase2_rate` are the run's, as in `estimate`. The GIL is
-/// released while sampling; Ctrl-C stops it between samples.
+/// `method`, `space`, `phase2_rate` and `estimator` are the run's, as in `estimate` (but
+/// `method` defaults to `"fast"`, as `shogi-count sample` does: each sample's own
+/// verdict); with the conditional estimator each record also has `king_squares`,
+/// `safe_squares` and `chosen` (docs/METHOD.md §10.8). The GIL is released while
+/// sampling; Ctrl-C stops it between samples.
 #[pyfunction]
 #[pyo3(signature = (game="shogi", *, samples, seed=None, first=None, method="fast", space=None,
-                    phase2_rate=None, max_expanded=None))]
+                    phase2_rate=None, max_expanded=None, estimator=None))]
 #[allow(clippy::too_many_arguments)] // a Python signature of keyword arguments
 pub fn sample<'py>(
     py: Python<'py>,
@@ -242,6 +254,7 @@ pub fn sample<'py>(
     space: Option<&str>,
     phase2_rate: Option<&Bound<'py, PyAny>>,
     max_expanded: Option<&Bound<'py, PyAny>>,
+    estimator: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let config = config_of(
         game,
@@ -255,6 +268,7 @@ pub fn sample<'py>(
         None,
         None,
         None,
+        estimator,
     )?;
     let first = opt_int_in(first, "first", 0..=u64::MAX)?.unwrap_or(0);
     let mut records = Vec::new();

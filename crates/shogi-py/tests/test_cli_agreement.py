@@ -107,7 +107,13 @@ TIMING = {"elapsed_seconds", "samples_per_second", "threads"}
 
 
 def test_estimate_agrees_with_the_cli(cli):
-    runs = [("mini", 40000, None), ("shogi", 20000, None), ("mini", 40000, "paper"), ("shogi", 20000, "paper")]
+    runs = [
+        ("mini", 40000, None),
+        ("shogi", 20000, None),
+        ("mini", 40000, "fast"),
+        ("mini", 40000, "paper"),
+        ("shogi", 20000, "paper"),
+    ]
     for game, samples, method in runs:
         flags = ["--method", method] if method else []
         line = json.loads(
@@ -126,7 +132,9 @@ def test_estimate_options_agree_with_the_cli(cli, tmp_path):
     """Every option of the command line, the same counters and report."""
     for extra, kwargs in [
         (["--space", "candidate", "--phase2-rate", "0.5"], {"space": "candidate", "phase2_rate": 0.5}),
-        (["--phase2-rate", "none"], {"phase2_rate": "none"}),
+        (["--method", "fast", "--phase2-rate", "none"], {"method": "fast", "phase2_rate": "none"}),
+        (["--estimator", "indicator"], {"estimator": "indicator"}),
+        (["--method", "fast", "--estimator", "conditional"], {"method": "fast", "estimator": "conditional"}),
         (["--target-half-width", "0.02"], {"target_half_width": 0.02}),
         (["--shard", "1/3"], {"shard": "1/3"}),
     ]:
@@ -149,11 +157,19 @@ def test_estimate_options_agree_with_the_cli(cli, tmp_path):
         sc.estimate("mini", samples=20000, seed=3, out=str(out), resume=True)
     with pytest.raises(ValueError, match="target"):
         sc.estimate("mini", samples=20000, target_digits=3, target_half_width=0.1)
+    # The conditional estimator needs two-phase sampling, on both sides.
+    with pytest.raises(ValueError, match="two-phase"):
+        sc.estimate("mini", samples=20000, phase2_rate="none")
+    with pytest.raises(AssertionError, match="two-phase"):
+        cli("estimate", "--game", "mini", "--samples", "100", "--phase2-rate", "none")
 
 
 def test_sample_agrees_with_the_cli(cli):
-    for game, method in [("mini", "fast"), ("shogi", "paper")]:
+    for game, method in [("mini", "fast"), ("shogi", "paper"), ("mini", "conditional")]:
         lines = cli("sample", "--game", game, "--samples", "300", "--seed", "6", "--first", "10", "--method", method, "--json")
         ours = sc.sample(game, samples=300, seed=6, first=10, method=method)
         assert ours == json_lines(lines)
         assert [r["index"] for r in ours] == list(range(10, 310))
+        if method == "conditional":
+            assert all(0 <= r["safe_squares"] <= r["king_squares"] for r in ours)
+            assert all(("chosen" in r) == (r["verdict"] != "no-safe-square") for r in ours)

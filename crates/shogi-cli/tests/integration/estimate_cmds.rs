@@ -145,34 +145,55 @@ fn text_report_sets_tables_beside_the_paper() {
     ] {
         assert!(out.contains(needle), "no `{needle}` in\n{out}");
     }
-    // The default method: the placement-legal space and two-phase sampling, with its own
-    // Table 1 (shares of the samples of S, then phase 2 with ρ̂, no paper columns and no
-    // placement row, which every sample of S passes), its estimate still set beside the
-    // paper's interval.
-    let (ok, out, err) = run(&["estimate", "--samples", "60000", "--threads", "1"]);
-    assert!(ok, "{err}");
-    for needle in [
-        "method fast: placement-legal space, two-phase sampling, phase-2 rate 0.002",
-        "|S| = 3061946014629782898209609153148603825516405472791147447142577969020272",
-        "Table 1 (two-phase sampling)",
-        "samples of S drawn",
-        "have a legal predecessor (phase 1)",
-        "π̂ = ",
-        "searched (",
-        "ρ̂ = ",
-        "variance of p̂: phase 1",
-        "paper [6.5469e68, 6.5531e68]",
+    // The two-phase methods: the placement-legal space, each with its own Table 1 (shares of
+    // the samples of S, then phase 2 with ρ̂, no paper columns and no placement row, which
+    // every sample of S passes), the estimate still set beside the paper's interval. The
+    // default is the conditional estimator, whose rows are of the chosen positions.
+    for (args, rows) in [
+        (
+            &["--method", "fast"][..],
+            &[
+                "method fast: placement-legal space, two-phase sampling, phase-2 rate 0.002\n",
+                "have a legal predecessor (phase 1)",
+            ][..],
+        ),
+        (
+            &[][..],
+            &[
+                "method conditional: placement-legal space, two-phase sampling, phase-2 rate 0.002, conditional estimator",
+                "squares of White's king not attacked (mean)",
+                "with a square not attacked",
+                "chosen position canonical",
+                "chosen position has a legal predecessor",
+                "drawn by their weights",
+            ][..],
+        ),
     ] {
-        assert!(out.contains(needle), "no `{needle}` in\n{out}");
-    }
-    let table1: String = out
-        .lines()
-        .skip_while(|l| !l.starts_with("Table 1"))
-        .take_while(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join("\n");
-    for absent in ["pass piece placement", "paper", " z"] {
-        assert!(!table1.contains(absent), "`{absent}` in\n{table1}");
+        let mut all = vec!["estimate", "--samples", "60000", "--threads", "1"];
+        all.extend_from_slice(args);
+        let (ok, out, err) = run(&all);
+        assert!(ok, "{err}");
+        for needle in rows.iter().chain(&[
+            "|S| = 3061946014629782898209609153148603825516405472791147447142577969020272",
+            "Table 1 (two-phase sampling)",
+            "samples of S drawn",
+            "π̂ = ",
+            "searched (",
+            "ρ̂ = ",
+            "variance of p̂: phase 1",
+            "paper [6.5469e68, 6.5531e68]",
+        ]) {
+            assert!(out.contains(needle), "no `{needle}` in\n{out}");
+        }
+        let table1: String = out
+            .lines()
+            .skip_while(|l| !l.starts_with("Table 1"))
+            .take_while(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n");
+        for absent in ["pass piece placement", "paper", " z"] {
+            assert!(!table1.contains(absent), "`{absent}` in\n{table1}");
+        }
     }
 }
 

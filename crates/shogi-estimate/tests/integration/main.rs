@@ -5,5 +5,6 @@
 //! whole dependency graph, and the first `cargo test` pays for each (README.md, "How long
 //! it takes").
 
+mod conditional;
 mod runs;
 mod stats_reference;

@@ -17,13 +17,13 @@ fn config(game: GameKind, samples: u64, seed: u64) -> RunConfig {
     c
 }
 
-fn options(threads: usize, batch: u64) -> RunOptions {
+pub fn options(threads: usize, batch: u64) -> RunOptions {
     let mut o = RunOptions::new(threads);
     o.batch = batch;
     o
 }
 
-fn complete(config: RunConfig, opts: &RunOptions) -> RunState {
+pub fn complete(config: RunConfig, opts: &RunOptions) -> RunState {
     let mut s = RunState::new(config);
     assert_eq!(
         run(&mut s, opts, |_| ControlFlow::Continue(())).unwrap(),
@@ -32,7 +32,7 @@ fn complete(config: RunConfig, opts: &RunOptions) -> RunState {
     s
 }
 
-fn tmp(name: &str) -> PathBuf {
+pub fn tmp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("shogi-estimate-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
@@ -303,32 +303,15 @@ fn every_one_byte_mutation_is_refused_or_harmless() {
     for state in [finished, unfinished] {
         let text = state.to_file_text().into_bytes();
         let report = shogi_estimate::report_text(&state.config, &state.counters, 1.0, 1).unwrap();
-        let (mut refused, mut accepted) = (0u64, 0u64);
-        let mut bytes = text.clone();
-        for i in 0..text.len() {
-            for b in 0..=255u8 {
-                if b == text[i] {
-                    continue;
-                }
-                bytes[i] = b;
-                match RunState::from_file_bytes(&bytes) {
-                    Err(_) => refused += 1,
-                    Ok(s) => {
-                        accepted += 1;
-                        assert_eq!(
-                            s,
-                            state,
-                            "byte {i} set to {b:#04x} changed the state:\n{}",
-                            String::from_utf8_lossy(&bytes)
-                        );
-                        let r =
-                            shogi_estimate::report_text(&s.config, &s.counters, 1.0, 1).unwrap();
-                        assert_eq!(r, report);
-                    }
-                }
-            }
-            bytes[i] = text[i];
-        }
+        let (refused, accepted) = one_byte_changes(
+            &text,
+            |_| true,
+            |s| {
+                let r = shogi_estimate::report_text(&s.config, &s.counters, 1.0, 1).unwrap();
+                assert_eq!(s, &state);
+                assert_eq!(r, report);
+            },
+        );
         // The harmless ones are white space for white space.
         assert!(
             accepted < refused / 100,
@@ -336,6 +319,37 @@ fn every_one_byte_mutation_is_refused_or_harmless() {
         );
         let _ = &space;
     }
+}
+
+/// Reads `text` with each of the bytes `which` selects set to each of its 255 other values;
+/// `accepted` sees every state read. Returns the changes refused and accepted.
+pub fn one_byte_changes(
+    text: &[u8],
+    which: impl Fn(usize) -> bool,
+    mut accepted: impl FnMut(&RunState),
+) -> (u64, u64) {
+    let (mut refused, mut taken) = (0u64, 0u64);
+    let mut bytes = text.to_vec();
+    for i in (0..text.len()).filter(|&i| which(i)) {
+        for b in (0..=255u8).filter(|&b| b != text[i]) {
+            bytes[i] = b;
+            match RunState::from_file_bytes(&bytes) {
+                Err(_) => refused += 1,
+                Ok(s) => {
+                    taken += 1;
+                    // Only white space for white space can leave every value as it was.
+                    assert!(
+                        text[i].is_ascii_whitespace() && b.is_ascii_whitespace(),
+                        "byte {i} set to {b:#04x} was accepted:\n{}",
+                        String::from_utf8_lossy(&bytes)
+                    );
+                    accepted(&s);
+                }
+            }
+        }
+        bytes[i] = text[i];
+    }
+    (refused, taken)
 }
 
 #[test]
@@ -624,10 +638,17 @@ fn fast_runs_are_reproducible_and_mergeable() {
         err.contains("space") || err.contains("phase2_rate"),
         "{err}"
     );
-    // Stop after two batches, resume from the checkpoint.
-    let path = tmp("fast-resume.json");
+    assert_eq!(
+        stopped_and_resumed(&cfg, &tmp("fast-resume.json")).counters,
+        a.counters
+    );
+}
+
+/// `cfg` stopped after two batches of 4,096 samples (a checkpoint after each), then resumed
+/// from its checkpoint file `path` to the end.
+pub fn stopped_and_resumed(cfg: &RunConfig, path: &Path) -> RunState {
     let mut opts = options(2, 4096);
-    opts.checkpoint = Some(path.clone());
+    opts.checkpoint = Some(path.to_path_buf());
     opts.checkpoint_every = std::time::Duration::from_millis(0);
     let mut state = RunState::new(cfg.clone());
     let mut left = 2;
@@ -641,10 +662,10 @@ fn fast_runs_are_reproducible_and_mergeable() {
     })
     .unwrap();
     assert_eq!(end, RunEnd::Stopped);
-    let mut resumed = RunState::resume(&path, &cfg).unwrap();
+    let mut resumed = RunState::resume(path, cfg).unwrap();
     assert!(!resumed.complete);
     run(&mut resumed, &opts, |_| ControlFlow::Continue(())).unwrap();
-    assert_eq!(resumed.counters, a.counters);
+    resumed
 }
 
 /// Two-phase counters that break their relations, or that do not match the run's method,
