@@ -263,13 +263,20 @@ fn one_adjacent_checker_made_the_last_move() {
         };
         assert_eq!(to, d5, "{}", u.to_text::<Shogi>());
     }
-    assert_has(&texts::<Shogi>(gold), &["G*5d", "G4c5d", "G5c5d"], &["S2a1b", "P9b9c"]);
+    assert_has(
+        &texts::<Shogi>(gold),
+        &["G*5d", "G4c5d", "G5c5d"],
+        &["S2a1b", "P9b9c"],
+    );
     let knight = texts::<Shogi>("4k3l/8s/p2n5/9/4K4/9/9/9/9 b - 1");
     assert_has(&knight, &["N*6c"], &["S2a1b", "P9b9c"]);
     assert!(knight.iter().all(|t| t.ends_with("6c")), "{knight:?}");
     // A slider next to the king: the same; a distant one can be a discovered check.
     let adjacent_rook = texts::<MiniShogi>("k4/5/2r2/2K2/5 b - 1");
-    assert!(adjacent_rook.iter().all(|t| t.contains("3c")), "{adjacent_rook:?}");
+    assert!(
+        adjacent_rook.iter().all(|t| t.contains("3c")),
+        "{adjacent_rook:?}"
+    );
     assert!(!adjacent_rook.is_empty());
     // A step checker and a knight checker: no single move made both.
     assert!(texts::<Shogi>("4k4/9/3n5/4g4/4K4/9/9/9/9 b - 1").is_empty());
