@@ -9,10 +9,10 @@
 //! `shogi_retro::unmoves`' on N random-game positions per game instead.
 
 use clap::Args;
-use shogi_core::{Game, GameKind, MiniShogi, Shogi};
+use shogi_core::{Color, Game, GameKind, MiniShogi, Position, Relax, Setup, Shogi, Square};
 use shogi_estimate::{
-    evaluate_sample, parse_count, parse_sample_count, phase2_selected, RunConfig, SampleOutcome,
-    SampleSource,
+    evaluate_conditional, evaluate_sample, parse_count, parse_sample_count, phase2_selected,
+    Estimator, RunConfig, SampleOutcome, SampleSource,
 };
 use shogi_rank::{full_placement_table, full_table, PlacementSampler, Sampler};
 use shogi_reach::Searcher;
@@ -21,6 +21,7 @@ use shogi_verify::verdicts::{
     compare_predecessors, retro_predecessors, verdict_sweep, VerdictReport,
 };
 use std::io::Write;
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// The options of `cargo xtask verdict-sweep`.
@@ -60,6 +61,56 @@ pub struct VerdictSweepArgs {
     /// The seed of the random games of --against-unmoves.
     #[arg(long, default_value_t = 17)]
     games_seed: u64,
+    /// The estimator whose phase 1 is checked: `indicator` (each sample's own verdict) or
+    /// `conditional` (docs/METHOD.md §10.8: each sample's king group counted again by brute
+    /// force, its size and safe squares against the pipeline's weight, the chosen position
+    /// checked to be the sample with White's king on a safe square, and that position's
+    /// verdict against the oracle's).
+    #[arg(long, default_value = "indicator")]
+    estimator: Estimator,
+}
+
+/// The king group of `x` by brute force, without `KingGroup` or `attacks_by`: every square
+/// of the board, White's king put there through a `Setup`, kept when the kings are
+/// K-canonical (docs/METHOD.md §3, compared by square index, which is the square order), and
+/// safe when the oracle's own check filter passes. Returns the squares of the group and the
+/// safe ones.
+fn oracle_group<G: Game>(x: &Position<G>) -> (Vec<Square>, Vec<Square>) {
+    let mut setup = Setup::from(x.clone());
+    let wk = x.king(Color::White).expect("a sample has both kings");
+    let bk = x.king(Color::Black).expect("a sample has both kings");
+    let king = setup.take(wk).expect("the king stands on its square");
+    let (mut squares, mut safe) = (Vec::new(), Vec::new());
+    for i in 0..G::SQUARES as u8 {
+        let sq = Square::from_index_in::<G>(i).expect("a square of the board");
+        if setup.piece_at(sq).is_some() {
+            continue;
+        }
+        let ours = (bk.index(), sq.index());
+        let mirrored = (bk.hflip::<G>().index(), sq.hflip::<G>().index());
+        if ours > mirrored {
+            continue;
+        }
+        squares.push(sq);
+        let mut s = setup.clone();
+        s.put(sq, king);
+        let y = s
+            .into_position(Relax::CANDIDATE)
+            .expect("a sample with its king moved is a candidate");
+        if !shogi_verify::oracle::side_not_to_move_attacked(&y) {
+            safe.push(sq);
+        }
+    }
+    (squares, safe)
+}
+
+/// Weight mismatches of a conditional sweep: how many, and the first few.
+#[derive(Default)]
+struct WeightErrors {
+    count: u64,
+    examples: Vec<String>,
+    /// `Σ k/g` over the samples whose chosen position has a predecessor: `n π̂`.
+    sum_z: f64,
 }
 
 /// The 4-digit runs' relative 3σ half-widths (docs/RESULTS.md), to set the bound beside.
@@ -166,10 +217,11 @@ fn sweep_game<G: Game>(
         "P_K (candidate)"
     };
     println!(
-        "verdict-sweep {game}: samples {}..{} of seed {} in {space_name}, {threads} threads, certificates on {} of the samples with a predecessor, pawn drop {}",
+        "verdict-sweep {game}: samples {}..{} of seed {} in {space_name}, {} estimator, {threads} threads, certificates on {} of the samples with a predecessor, pawn drop {}",
         range.start,
         range.end,
         args.seed,
+        args.estimator,
         args.certificates,
         config.pawn_drop.name()
     );
@@ -199,9 +251,62 @@ fn run_with<G: Game, S: SampleSource<G>>(
         seed: args.seed,
         rate: f64::MIN_POSITIVE,
     });
+    let weights = Mutex::new(WeightErrors::default());
+    let conditional = args.estimator == Estimator::Conditional;
     let pipeline = |searcher: &mut Searcher<G>, i: u64| {
-        let e = evaluate_sample(sampler, searcher, i, phase2);
-        (e.position, phase1_of(&e.outcome))
+        if !conditional {
+            let e = evaluate_sample(sampler, searcher, i, phase2);
+            return (e.position, phase1_of(&e.outcome));
+        }
+        let p = phase2.expect("a phase 2 is set above");
+        let e = evaluate_conditional(sampler, searcher, i, p);
+        let (weight, chosen) = e.conditional.expect("a conditional evaluation");
+        let (squares, safe) = oracle_group(&e.position);
+        let mut wrong = Vec::new();
+        if (usize::from(weight.squares), usize::from(weight.safe)) != (squares.len(), safe.len()) {
+            wrong.push(format!(
+                "weight {weight}, the oracle's {}/{}",
+                safe.len(),
+                squares.len()
+            ));
+        }
+        if let Some(y) = &chosen {
+            let sq = y.king(Color::White).expect("a king");
+            let mut s = Setup::from(e.position.clone());
+            let k = s.take(e.position.king(Color::White).expect("a king"));
+            s.put(sq, k.expect("a king"));
+            let same = s.into_position(Relax::CANDIDATE).is_ok_and(|p| &p == y);
+            if !safe.contains(&sq) || !same {
+                wrong.push(format!(
+                    "chosen position {y} is not the sample with White's king on a safe square"
+                ));
+            }
+        } else if !safe.is_empty() {
+            wrong.push("no position chosen though a square is safe".into());
+        }
+        let verdict = phase1_of(&e.outcome);
+        {
+            let mut w = weights.lock().unwrap_or_else(|e| e.into_inner());
+            if verdict == Phase1::Predecessor {
+                w.sum_z += weight.share();
+            }
+            if !wrong.is_empty() {
+                w.count += 1;
+                if w.examples.len() < 20 {
+                    w.examples
+                        .push(format!("sample {i} ({}): {}", e.position, wrong.join("; ")));
+                }
+            }
+        }
+        match chosen {
+            Some(y) => (y, verdict),
+            // No safe square (checked just above): there is no position to judge, so the
+            // sample's own verdict stands for both sides.
+            None => {
+                let v = shogi_verify::oracle::oracle_phase1(&e.position, searcher.config().rules);
+                (e.position, v)
+            }
+        }
     };
     let (seed, share) = (args.seed, args.certificates);
     let certify = move |i: u64| phase2_selected(seed, i, share);
@@ -225,7 +330,33 @@ fn run_with<G: Game, S: SampleSource<G>>(
         );
         let _ = std::io::stderr().flush();
     };
-    verdict_sweep::<G>(range, threads, search, &pipeline, &certify, &mut progress)
+    let report = verdict_sweep::<G>(range, threads, search, &pipeline, &certify, &mut progress)?;
+    let w = weights.into_inner().unwrap_or_else(|e| e.into_inner());
+    if conditional {
+        println!(
+            "conditional estimator: {} of {} samples with a king group or chosen position other than the oracle's",
+            w.count, report.samples
+        );
+        for e in &w.examples {
+            println!("  WEIGHT MISMATCH {e}");
+        }
+        if w.count > 0 {
+            return Err(format!("{} weight mismatches (listed above)", w.count));
+        }
+        // A wrong weight or verdict moves a sample's Z = (k/g) h by at most 1, so π̂ by at
+        // most the rate e of such samples, and the estimate by e/π̂ with π̂ the weighted one.
+        let n = report.samples as f64;
+        let pi = w.sum_z / n;
+        if report.disagreement_count() == 0 && n > 0.0 {
+            let e = zero_upper_bound(report.samples, 0.00135);
+            println!(
+                "conditional estimator: pi-hat = {pi:.5} (the mean weight of the samples with a predecessor); with no wrong weight or verdict in {} samples the rate of either is at most {e:.3e}, which moves the estimate by at most e/pi = {:.3e} relative",
+                report.samples,
+                e / pi
+            );
+        }
+    }
+    Ok(report)
 }
 
 /// The one-sided upper bound of level `1 − alpha` on a binomial proportion with 0 successes
@@ -290,5 +421,39 @@ fn print_report(game: GameKind, r: &VerdictReport, seconds: f64, threads: usize)
         );
     } else if d > 0 {
         println!("FAILED: {d} disagreements (listed above, at most 20)");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shogi_estimate::KingGroup;
+    use shogi_rank::{full_placement_table, PlacementSampler};
+
+    /// The brute-force group equals the pipeline's on samples of S of both games, and it
+    /// sees what a group without the K-canonical rule would get wrong.
+    fn agrees<G: Game>(n: u64) {
+        let sampler = PlacementSampler::new(full_placement_table::<G>(), 3);
+        let mut centre = 0;
+        for i in 0..n {
+            let x = sampler.sample(i);
+            let g = KingGroup::of(&x).unwrap();
+            let (squares, safe) = oracle_group(&x);
+            assert_eq!(g.squares.into_iter().collect::<Vec<_>>(), squares, "{x}");
+            assert_eq!(g.safe.into_iter().collect::<Vec<_>>(), safe, "{x}");
+            let bk = x.king(Color::Black).unwrap();
+            if bk.x::<G>() == G::WIDTH / 2 {
+                centre += 1;
+                let empty = (x.occupied().count() as usize) < G::SQUARES;
+                assert!(!empty || squares.len() < G::SQUARES - x.occupied().count() as usize + 1);
+            }
+        }
+        assert!(centre > 0);
+    }
+
+    #[test]
+    fn the_oracle_group_is_the_pipeline_group() {
+        agrees::<MiniShogi>(3000);
+        agrees::<Shogi>(600);
     }
 }
