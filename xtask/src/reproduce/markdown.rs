@@ -5,10 +5,29 @@ use super::fit::linear_fit;
 use super::{duration, figure_file, game_title, plural, GameRun, FIGURE_POINTS, Z_ALARM};
 use shogi_core::GameKind;
 use shogi_estimate::{
-    grouped, interval_text, paper, percent, sci, table1_rows, table2_rows, z_two_sample, Interval,
-    StageRow, Z,
+    grouped, interval_text, outward, paper, percent, sci, state, table1_rows, table2_rows,
+    z_two_sample, Interval, StageRow, Z,
 };
 use std::fmt::Write as _;
+
+/// An interval of this run as every report states it (docs/METHOD.md §8.6): the value and
+/// its 3σ half-width to the half-width's second significant digit, the ends rounded outward,
+/// and the digits it determines.
+fn stated(value: f64, iv: Interval) -> String {
+    match state(value, iv.lo, iv.hi) {
+        Some(st) => format!("{}; {}", st.interval(), st.digits_text()),
+        None => interval_text(iv),
+    }
+}
+
+/// The ends of an interval of this run that has no point of its own (Wilson's), rounded
+/// outward to 5 significant digits.
+fn ends(iv: Interval) -> String {
+    match outward(iv.lo, iv.hi, 5) {
+        Some((lo, hi)) => format!("[{lo}, {hi}]"),
+        None => interval_text(iv),
+    }
+}
 
 fn yes_no(b: bool) -> &'static str {
     if b {
@@ -119,13 +138,12 @@ impl Document<'_> {
             let p = paper(game);
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} {} | {} | {} | {:.2} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {:.2} |",
                 game_title(game),
                 grouped(g.counters.samples),
                 duration(g.seconds),
                 grouped((g.counters.samples as f64 / g.seconds.max(1e-9)) as u64),
-                sci(g.estimate.positions, 5),
-                interval_text(g.estimate.positions_normal),
+                stated(g.estimate.positions, g.estimate.positions_normal),
                 interval_text(p.positions),
                 yes_no(g.estimate.positions_normal.overlaps(&p.positions)),
                 zmax
@@ -218,9 +236,9 @@ impl Document<'_> {
         let _ = writeln!(s, "### Estimate\n");
         let _ = writeln!(
             s,
-            "| quantity | this run | 3σ normal | Wilson, z = 3 | paper | overlaps |"
+            "| quantity | this run, 3σ normal | Wilson, z = 3 | paper | overlaps |"
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|");
+        let _ = writeln!(s, "|---|---|---|---|---|");
         // Table 1 and Table 2 come from the paper's method, whose proportion is binomial.
         let (p_wilson, positions_wilson) = (
             e.p_wilson
@@ -236,20 +254,18 @@ impl Document<'_> {
         };
         let _ = writeln!(
             s,
-            "| reachable fraction p̂ | {} | {} | {} | {} {} | {} |",
-            sci(e.p, 5),
-            interval_text(e.p_normal),
-            interval_text(p_wilson),
+            "| reachable fraction p̂ | {} | {} | {} {} | {} |",
+            stated(e.p, e.p_normal),
+            ends(p_wilson),
             sci(p_paper, 5),
             interval_text(p_paper_interval),
             yes_no(e.p_normal.overlaps(&p_paper_interval))
         );
         let _ = writeln!(
             s,
-            "| reachable positions, mirror images identified | {} | {} | {} | {} | {} |",
-            sci(e.positions, 5),
-            interval_text(e.positions_normal),
-            interval_text(positions_wilson),
+            "| reachable positions, mirror images identified | {} | {} | {} | {} |",
+            stated(e.positions, e.positions_normal),
+            ends(positions_wilson),
             interval_text(p.positions),
             yes_no(e.positions_normal.overlaps(&p.positions))
         );
@@ -279,10 +295,9 @@ impl Document<'_> {
         };
         let _ = writeln!(
             s,
-            "| reachable positions, mirror images distinct | {} | {} | {} | {} | {} |",
-            sci(e.positions_distinct, 5),
-            interval_text(e.positions_distinct_normal),
-            interval_text(distinct_wilson),
+            "| reachable positions, mirror images distinct | {} | {} | {} | {} |",
+            stated(e.positions_distinct, e.positions_distinct_normal),
+            ends(distinct_wilson),
             paper_distinct,
             distinct_cmp
         );
