@@ -35,7 +35,7 @@ KILL_SAMPLES=${KILL_SAMPLES:-}
 KILL_SHARD_SECONDS=${KILL_SHARD_SECONDS:-10}
 TIMEOUT=${SLURM_CI_TIMEOUT:-120}
 # The jobs inherit the environment: parameters of submit.sh must come from this script only.
-unset OUTDIR GAME SAMPLES SEED SHARDS ARRAY CPUS THREADS CHECKPOINT_EVERY BIN
+unset OUTDIR GAME SAMPLES SEED SHARDS METHOD ARRAY CPUS THREADS CHECKPOINT_EVERY BIN
 
 T0=$SECONDS
 say() { printf '[slurm-ci %3ds] %s\n' "$((SECONDS - T0))" "$*" >&2; }

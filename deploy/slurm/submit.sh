@@ -8,6 +8,7 @@
 #   GAME     shogi or mini [shogi]
 #   SAMPLES  samples of the whole run [30000000 shogi, 10000000 mini]
 #   SEED     [1]
+#   METHOD   the estimate's --method: conditional, fast or paper [conditional]
 #   SHARDS   number of shards, N [4]
 #   ARRAY    the array indices to submit [0-(N-1)]; e.g. 0-999%50 runs at most 50 at once;
 #            ARRAY=K (or K1,K2) re-runs failed tasks alone, resuming their checkpoints
@@ -16,7 +17,7 @@
 #   CHECKPOINT_EVERY  seconds between checkpoints [30]
 #   BIN      the shogi-count binary [shogi-count on PATH, else
 #            ${CARGO_TARGET_DIR:-<repo>/target}/release/shogi-count]
-# Once OUTDIR holds a run, GAME, SAMPLES, SEED, SHARDS and BIN come from $OUTDIR/run.env and
+# Once OUTDIR holds a run, GAME, SAMPLES, SEED, SHARDS, METHOD and BIN come from $OUTDIR/run.env and
 # a different value is refused, so re-running task 7 of a run is just
 #   ARRAY=7 OUTDIR=/scratch/me/run1 deploy/slurm/submit.sh
 #
@@ -44,7 +45,7 @@ mkdir -p "$OUTDIR/logs"
 if [ -f "$RUN_ENV" ]; then
     while IFS='=' read -r k v; do
         case $k in
-            GAME | SAMPLES | SEED | SHARDS)
+            GAME | SAMPLES | SEED | SHARDS | METHOD)
                 if [ -n "${!k:-}" ] && [ "${!k}" != "$v" ]; then
                     die "$OUTDIR belongs to the run with $k=$v ($RUN_ENV), not $k=${!k}: use another OUTDIR"
                 fi
@@ -61,7 +62,12 @@ case $GAME in
     mini) SAMPLES=${SAMPLES:-10000000} ;;
     *) die "GAME must be shogi or mini, not $GAME" ;;
 esac
+case ${METHOD:-conditional} in
+    conditional | fast | paper) ;;
+    *) die "METHOD must be conditional, fast or paper, not $METHOD" ;;
+esac
 SEED=${SEED:-1}
+METHOD=${METHOD:-conditional}
 SHARDS=${SHARDS:-4}
 CPUS=${CPUS:-1}
 if [ -z "${BIN:-}" ]; then
@@ -77,8 +83,8 @@ ARRAY=${ARRAY:-0-$((SHARDS - 1))}
 
 if [ ! -f "$RUN_ENV" ]; then
     tmp=$(mktemp "$OUTDIR/.run.env.XXXXXX")
-    printf 'GAME=%s\nSAMPLES=%s\nSEED=%s\nSHARDS=%s\nBIN=%s\n' \
-        "$GAME" "$SAMPLES" "$SEED" "$SHARDS" "$BIN" >"$tmp"
+    printf 'GAME=%s\nSAMPLES=%s\nSEED=%s\nSHARDS=%s\nMETHOD=%s\nBIN=%s\n' \
+        "$GAME" "$SAMPLES" "$SEED" "$SHARDS" "$METHOD" "$BIN" >"$tmp"
     if ! ln "$tmp" "$RUN_ENV" 2>/dev/null; then
         rm -f "$tmp"
         die "$RUN_ENV appeared meanwhile: submit again"
@@ -87,7 +93,7 @@ if [ ! -f "$RUN_ENV" ]; then
 fi
 
 # The jobs get this environment (--export=ALL, also where a site makes NONE the default).
-export OUTDIR GAME SAMPLES SEED SHARDS BIN
+export OUTDIR GAME SAMPLES SEED SHARDS METHOD BIN
 [ -z "${THREADS:-}" ] || export THREADS
 [ -z "${CHECKPOINT_EVERY:-}" ] || export CHECKPOINT_EVERY
 
@@ -98,7 +104,7 @@ merge_job=$(sbatch --parsable --export=ALL --dependency="afterok:$array_job" --k
     --output="$OUTDIR/logs/merge-%j.log" "$@" "$HERE/merge.sbatch")
 merge_job=${merge_job%%;*}
 
-echo "submit.sh: $GAME, $SAMPLES samples, seed $SEED, $SHARDS shards; tasks $ARRAY as job $array_job," \
+echo "submit.sh: $GAME, $SAMPLES samples, seed $SEED, method $METHOD, $SHARDS shards; tasks $ARRAY as job $array_job," \
     "merge as job $merge_job; results in $OUTDIR" >&2
 echo "ARRAY_JOB=$array_job"
 echo "MERGE_JOB=$merge_job"
