@@ -6,5 +6,6 @@
 //! it takes").
 
 mod conditional;
+mod four_digits;
 mod runs;
 mod stats_reference;
