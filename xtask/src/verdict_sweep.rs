@@ -247,10 +247,11 @@ fn run_with<G: Game, S: SampleSource<G>>(
 ) -> Result<VerdictReport, String> {
     // A phase-2 rate so small that no sample is selected: the pipeline's evaluation then
     // stops after phase 1, on exactly the path `estimate` takes.
-    let phase2 = Some(shogi_estimate::Phase2 {
+    let p = shogi_estimate::Phase2 {
         seed: args.seed,
         rate: f64::MIN_POSITIVE,
-    });
+    };
+    let phase2 = Some(p);
     let weights = Mutex::new(WeightErrors::default());
     let conditional = args.estimator == Estimator::Conditional;
     let pipeline = |searcher: &mut Searcher<G>, i: u64| {
@@ -258,7 +259,6 @@ fn run_with<G: Game, S: SampleSource<G>>(
             let e = evaluate_sample(sampler, searcher, i, phase2);
             return (e.position, phase1_of(&e.outcome));
         }
-        let p = phase2.expect("a phase 2 is set above");
         let e = evaluate_conditional(sampler, searcher, i, p);
         let (weight, chosen) = e.conditional.expect("a conditional evaluation");
         let (squares, safe) = oracle_group(&e.position);
