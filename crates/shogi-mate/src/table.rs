@@ -4,8 +4,18 @@
 //! with the same board whose attacker hand contains them; a stored disproof holds the
 //! disproof pieces and answers every position whose attacker hand they contain
 //! (docs/METHOD.md §12). Other entries hold the exact hand and the current proof and
-//! disproof numbers. Entries live in fixed clusters of one cache-friendly block each: the
-//! table never allocates after it is made, and "clearing" it between searches is a
+//! disproof numbers.
+//!
+//! Entries are found by linear probing from the board's home slot, in the manner of
+//! KomoringHeights: every hand of one board lies in the run of occupied slots that starts at
+//! or before its home slot, so any number of them live side by side, and a look-up scans
+//! the run for a superior or inferior hand. (A fixed cluster a board thrashes as soon as
+//! more of its hands are live than the cluster has slots, however empty the table is.)
+//! Entries an entry makes redundant become tombstones, which keep the runs whole. When live
+//! entries and tombstones fill three quarters of the table, a garbage collection removes
+//! the tombstones and, if live entries fill half of it, the least searched entries (by the
+//! nodes searched below them) down to a quarter, then re-places the survivors: the table never allocates after it is made,
+//! and its memory is the limit of the search. "Clearing" it between searches is a
 //! generation bump.
 
 use crate::hand::PackedHand;
@@ -14,22 +24,25 @@ use std::collections::TryReserveError;
 /// An infinite proof or disproof number: proved nodes have `(0, INF)`, disproved `(INF, 0)`.
 pub const INF: u32 = u32::MAX;
 
-/// Entries per cluster: one board key's hands share a cluster, and eight entries of 32
-/// bytes are four cache lines.
-const CLUSTER: usize = 8;
+/// The smallest table, in entries.
+const MIN_ENTRIES: usize = 64;
+
+/// The key of a tombstone: a slot whose entry was removed and whose run goes on. Board keys
+/// are odd (the search sets their lowest bit), so no board has it; 0 is an empty slot.
+const TOMBSTONE: u64 = 2;
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    /// The board key (never 0: 0 marks an empty slot).
+    /// The board key (odd); 0 for an empty slot, [`TOMBSTONE`] for a removed one.
     key: u64,
     /// Proof pieces (proved), disproof pieces (disproved) or the exact hand (open).
     hand: PackedHand,
     pn: u32,
     dn: u32,
-    /// Plies of the mate found (proved entries).
+    /// Plies of the mate found (proved entries), or a disproof's depth bound.
     len: u16,
     generation: u16,
-    /// Nodes searched below this entry: the cheaper entry is replaced first.
+    /// Nodes searched below this entry: the garbage collection keeps the most searched.
     amount: u32,
 }
 
@@ -74,8 +87,10 @@ pub struct TableStats {
     pub superior_hits: u64,
     /// Look-ups that found nothing.
     pub misses: u64,
-    /// Entries overwritten to make room.
+    /// Entries removed to make room (by the garbage collections).
     pub replaced: u64,
+    /// Garbage collections run.
+    pub collections: u64,
 }
 
 /// The transposition table of the mate search.
@@ -85,24 +100,19 @@ pub struct Table {
     generation: u16,
     superiority: bool,
     stats: TableStats,
-    /// Slots of the current generation in use.
+    /// Live entries of the current generation.
     used: usize,
+    /// Tombstones of the current generation.
+    tombstones: usize,
 }
 
 impl Table {
-    /// A table of at least `entries` entries (rounded up to a power of two, at least one
-    /// cluster). With `superiority` off, look-ups match exact hands only and proofs and
-    /// disproofs store the hand itself: the ablation that shows what proof pieces buy.
+    /// A table of at least `entries` entries (rounded up to a power of two, at least 64).
+    /// With `superiority` off, look-ups match exact hands only and proofs and disproofs
+    /// store the hand itself: the ablation that shows what proof pieces buy.
     pub fn new(entries: usize, superiority: bool) -> Table {
-        let clusters = (entries.max(CLUSTER) / CLUSTER).next_power_of_two();
-        Table {
-            entries: vec![Entry::default(); clusters * CLUSTER],
-            mask: clusters - 1,
-            generation: 1,
-            superiority,
-            stats: TableStats::default(),
-            used: 0,
-        }
+        let slots = Table::slots(entries).expect("a table of fewer than 2^63 entries");
+        Table::with_entries(vec![Entry::default(); slots], superiority)
     }
 
     /// [`Table::new`], but an allocation the process cannot get (an address-space limit,
@@ -113,14 +123,19 @@ impl Table {
         let mut v = Vec::new();
         v.try_reserve_exact(slots)?;
         v.resize(slots, Entry::default());
-        Ok(Table {
-            entries: v,
-            mask: slots / CLUSTER - 1,
+        Ok(Table::with_entries(v, superiority))
+    }
+
+    fn with_entries(entries: Vec<Entry>, superiority: bool) -> Table {
+        Table {
+            mask: entries.len() - 1,
+            entries,
             generation: 1,
             superiority,
             stats: TableStats::default(),
             used: 0,
-        })
+            tombstones: 0,
+        }
     }
 
     /// The bytes a table of at least `entries` entries allocates (`None` past `usize`): to
@@ -129,11 +144,9 @@ impl Table {
         Table::slots(entries)?.checked_mul(core::mem::size_of::<Entry>())
     }
 
-    /// The entries of a table asked for `entries`: whole clusters, a power of two of them.
+    /// The slots of a table asked for `entries`: a power of two, at least [`MIN_ENTRIES`].
     fn slots(entries: usize) -> Option<usize> {
-        (entries.max(CLUSTER) / CLUSTER)
-            .checked_next_power_of_two()?
-            .checked_mul(CLUSTER)
+        entries.max(MIN_ENTRIES).checked_next_power_of_two()
     }
 
     /// The number of entries.
@@ -157,6 +170,7 @@ impl Table {
         }
         self.stats = TableStats::default();
         self.used = 0;
+        self.tombstones = 0;
     }
 
     /// The counters since the last [`Table::clear`].
@@ -170,10 +184,17 @@ impl Table {
     }
 
     #[inline(always)]
-    fn cluster(&self, key: u64) -> core::ops::Range<usize> {
-        // The low bits pick the cluster; the key is a sum of random 64-bit values.
-        let start = ((key >> 7) as usize & self.mask) * CLUSTER;
-        start..start + CLUSTER
+    fn home(&self, key: u64) -> usize {
+        // The key is a sum of random 64-bit values: any bits will do.
+        (key >> 7) as usize & self.mask
+    }
+
+    /// Whether slot `i` holds nothing of the current generation (no entry, no tombstone):
+    /// the end of a run.
+    #[inline(always)]
+    fn is_empty(&self, i: usize) -> bool {
+        let e = &self.entries[i];
+        e.key == 0 || e.generation != self.generation
     }
 
     /// Looks up the position with board key `key` and attacker hand `hand`, `remaining`
@@ -182,8 +203,13 @@ impl Table {
     #[inline]
     pub fn probe(&mut self, key: u64, hand: PackedHand, remaining: u16) -> Probe {
         let mut exact: Option<Entry> = None;
-        for e in &self.entries[self.cluster(key)] {
-            if e.key != key || e.generation != self.generation {
+        let mut i = self.home(key);
+        // Every entry of `key` lies between its home slot and the first empty slot after
+        // it; the table is never full (the collection keeps a quarter of it empty).
+        while !self.is_empty(i) {
+            let e = self.entries[i];
+            i = (i + 1) & self.mask;
+            if e.key != key {
                 continue;
             }
             let answers = if !self.superiority {
@@ -199,25 +225,23 @@ impl Table {
                 continue;
             }
             if answers && e.is_final() {
-                if e.hand == hand {
+                let hit = if e.hand == hand {
                     self.stats.exact_hits += 1;
+                    Hit::Exact
                 } else {
                     self.stats.superior_hits += 1;
-                }
+                    Hit::Superior
+                };
                 return Probe {
                     pn: e.pn,
                     dn: e.dn,
                     pieces: e.hand,
                     len: e.len,
-                    hit: if e.hand == hand {
-                        Hit::Exact
-                    } else {
-                        Hit::Superior
-                    },
+                    hit,
                 };
             }
             if !e.is_final() && e.hand == hand {
-                exact = Some(*e);
+                exact = Some(e);
             }
         }
         match exact {
@@ -248,11 +272,14 @@ impl Table {
     /// proof pieces and `len` the mate's length, for a disproof (`dn == 0`) the disproof
     /// pieces and `len` its depth bound (`u16::MAX`: none), else the exact hand.
     /// Entries the new one makes redundant (open entries it answers, proofs with more
-    /// pieces, disproofs with fewer) are dropped.
+    /// pieces, disproofs with fewer) are removed.
     pub fn store(&mut self, key: u64, hand: PackedHand, pn: u32, dn: u32, len: u16, amount: u64) {
+        debug_assert!(key & 1 == 1, "board keys are odd");
+        if (self.used + self.tombstones + 1) * 4 > self.entries.len() * 3 {
+            self.collect();
+        }
         let generation = self.generation;
         let superiority = self.superiority;
-        let range = self.cluster(key);
         let new = Entry {
             key,
             hand,
@@ -263,14 +290,23 @@ impl Table {
             amount: amount.min(u32::MAX as u64) as u32,
         };
         let new_final = pn == 0 || dn == 0;
-        let mut slot = None;
-        for i in range.clone() {
+        // The first slot of the run that a new entry may take (a tombstone or the empty
+        // slot that ends the run).
+        let mut free = None;
+        let mut i = self.home(key);
+        loop {
+            if self.is_empty(i) {
+                free.get_or_insert(i);
+                break;
+            }
             let e = &mut self.entries[i];
-            if e.key == 0 || e.generation != generation {
-                slot.get_or_insert(i);
+            if e.key == TOMBSTONE {
+                free.get_or_insert(i);
+                i = (i + 1) & self.mask;
                 continue;
             }
             if e.key != key {
+                i = (i + 1) & self.mask;
                 continue;
             }
             let drop = if !new_final || !superiority {
@@ -304,30 +340,106 @@ impl Table {
                     || e.dn == 0 && hand.contains(e.hand) && len >= e.len
             };
             if drop {
-                *e = Entry::default();
+                e.key = TOMBSTONE;
                 self.used -= 1;
-                slot.get_or_insert(i);
+                self.tombstones += 1;
+                free.get_or_insert(i);
+            }
+            i = (i + 1) & self.mask;
+        }
+        let i = free.expect("a run ends at an empty slot");
+        if self.entries[i].key == TOMBSTONE && !self.is_empty(i) {
+            self.tombstones -= 1;
+        }
+        self.entries[i] = new;
+        self.used += 1;
+    }
+
+    /// Makes room: removes the tombstones and, if live entries fill half the table or more,
+    /// the least searched of them until a quarter of the slots are used, then re-places
+    /// the survivors so that every run is whole again. Proofs and disproofs are removed
+    /// like the others: losing one costs time (the search finds it again), never soundness.
+    fn collect(&mut self) {
+        self.stats.collections += 1;
+        let half = self.entries.len() / 2;
+        let generation = self.generation;
+        if self.used >= half {
+            // The amount below which entries go, from a histogram of log2(amount + 1):
+            // buckets from the least searched up, until at least `used - half / 2` entries
+            // are counted (so that a quarter of the table is left at most).
+            let mut buckets = [0usize; BUCKETS];
+            for e in &self.entries {
+                if e.generation == generation && e.key != 0 && e.key != TOMBSTONE {
+                    buckets[bucket(e.amount)] += 1;
+                }
+            }
+            // Every entry of the buckets below `cut` goes, and of bucket `cut` as many as
+            // are still needed (the first ones met): `used - half / 2` in all, so that a
+            // quarter of the table stays in use.
+            let mut need = self.used - half / 2;
+            let mut cut = 0;
+            while buckets[cut] < need {
+                need -= buckets[cut];
+                cut += 1;
+            }
+            for e in &mut self.entries {
+                if e.generation != generation || e.key == 0 || e.key == TOMBSTONE {
+                    continue;
+                }
+                let b = bucket(e.amount);
+                if b < cut || (b == cut && need > 0) {
+                    if b == cut {
+                        need -= 1;
+                    }
+                    *e = Entry::default();
+                    self.used -= 1;
+                    self.stats.replaced += 1;
+                }
             }
         }
-        let i = match slot {
-            Some(i) => {
-                self.used += 1;
-                i
+        for e in &mut self.entries {
+            if e.key == TOMBSTONE || e.generation != generation {
+                *e = Entry::default();
             }
-            None => {
-                self.stats.replaced += 1;
-                // The least searched open entry goes first, then the least searched.
-                range
-                    .min_by_key(|&i| {
-                        let e = &self.entries[i];
-                        (e.is_final(), e.amount)
-                    })
-                    .expect("a cluster has entries")
-            }
+        }
+        self.tombstones = 0;
+        // Re-place every entry, in slot order from an empty slot on: each lands on its home
+        // slot or the first empty one after it, which is at most where it stood.
+        let n = self.entries.len();
+        let Some(start) = (0..n).find(|&i| self.entries[i].key == 0) else {
+            return;
         };
-        self.entries[i] = new;
+        for k in 1..=n {
+            let i = (start + k) & self.mask;
+            if self.entries[i].key == 0 {
+                continue;
+            }
+            let e = core::mem::take(&mut self.entries[i]);
+            let mut j = self.home(e.key);
+            while self.entries[j].key != 0 {
+                j = (j + 1) & self.mask;
+            }
+            self.entries[j] = e;
+        }
     }
 }
+
+/// The collection's measure of search effort: `log2(amount + 1)` in quarters (the octave
+/// and the two bits after the leading one), so that entries of one bucket differ by less
+/// than a fifth in their effort.
+fn bucket(amount: u32) -> usize {
+    let a = u64::from(amount) + 1;
+    let octave = (u64::BITS - a.leading_zeros() - 1) as usize;
+    let quarter = if octave >= 2 {
+        ((a >> (octave - 2)) & 3) as usize
+    } else {
+        ((a << (2 - octave)) & 3) as usize
+    };
+    octave * 4 + quarter
+}
+
+/// The number of [`bucket`]s.
+const BUCKETS: usize = 33 * 4;
 
 #[cfg(test)]
 mod tests {
@@ -362,7 +474,7 @@ mod tests {
             t.probe(77, hand([3, 0, 0, 1, 0, 0, 1]), u16::MAX).hit,
             Hit::Miss
         );
-        assert_eq!(t.probe(78, rich, u16::MAX).hit, Hit::Miss);
+        assert_eq!(t.probe(79, rich, u16::MAX).hit, Hit::Miss);
 
         let d = hand([2, 0, 0, 0, 0, 0, 0]);
         t.store(99, d, INF, 0, u16::MAX, 5);
@@ -445,26 +557,133 @@ mod tests {
             0,
             "a bounded disproof does not replace a proof"
         );
-        t.store(6, h, INF, 0, u16::MAX, 1);
-        t.store(6, h, 0, INF, 3, 1);
-        assert_eq!(t.probe(6, h, u16::MAX).dn, 0, "an unbounded disproof stays");
+        t.store(7, h, INF, 0, u16::MAX, 1);
+        t.store(7, h, 0, INF, 3, 1);
+        assert_eq!(t.probe(7, h, u16::MAX).dn, 0, "an unbounded disproof stays");
+    }
+
+    /// Every hand of one board lives side by side, however many (a fixed cluster of eight
+    /// thrashed here), and boards whose runs meet do not hide each other.
+    #[test]
+    fn many_hands_of_one_board_all_stay() {
+        let mut t = Table::new(1 << 10, true);
+        let hands: Vec<PackedHand> = (0..60u8)
+            .map(|n| hand([n % 19, n / 19, 0, 0, 0, 0, 0]))
+            .collect();
+        // Board 1 and board 1 + 2^7 share a home slot; 3 is the next one.
+        for (n, &h) in hands.iter().enumerate() {
+            t.store(1, h, 2 + n as u32, 3, 0, 1);
+            t.store(1 + (1 << 7), h, 5, 6 + n as u32, 0, 1);
+            t.store(3, h, 7, 8, 0, 1);
+        }
+        for (n, &h) in hands.iter().enumerate() {
+            assert_eq!(t.probe(1, h, u16::MAX).pn, 2 + n as u32);
+            assert_eq!(t.probe(1 + (1 << 7), h, u16::MAX).dn, 6 + n as u32);
+            assert_eq!(t.probe(3, h, u16::MAX).hit, Hit::Exact);
+        }
+        assert_eq!(t.stats().replaced, 0);
+        assert_eq!(t.stats().collections, 0);
+        // A proof with no pieces makes every open hand of board 1 redundant: they become
+        // tombstones, and the entries of the other boards behind them are still found.
+        t.store(1, PackedHand::EMPTY, 0, INF, 5, 10);
+        for &h in &hands {
+            assert_eq!(
+                t.probe(1, h, u16::MAX).hit,
+                if h == PackedHand::EMPTY {
+                    Hit::Exact
+                } else {
+                    Hit::Superior
+                }
+            );
+            assert_eq!(t.probe(3, h, u16::MAX).hit, Hit::Exact);
+            assert_eq!(t.probe(1 + (1 << 7), h, u16::MAX).hit, Hit::Exact);
+        }
+        assert!((t.fill() - 121.0 / 1024.0).abs() < 1e-12, "{}", t.fill());
+    }
+
+    /// A table that fills is collected: the least searched entries go, the most searched
+    /// stay and are all found again, and no look-up ever answers for an entry it was not
+    /// given (a wrong answer would be a wrong verdict).
+    #[test]
+    fn a_full_table_keeps_the_most_searched_entries() {
+        let mut t = Table::new(256, true);
+        let key = |n: u64| n.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let h = hand([1, 0, 0, 0, 0, 0, 0]);
+        let mut since_last = 0;
+        for n in 0..2000u64 {
+            // Amount n: the later, the more searched.
+            let before = t.stats().collections;
+            t.store(key(n), h, 10 + (n % 7) as u32, 3, 0, n);
+            if t.stats().collections > before {
+                since_last = n;
+            }
+            assert!(t.fill() <= 0.75);
+        }
+        let s = t.stats();
+        assert!(s.collections > 0 && s.replaced > 0, "{s:?}");
+        let (mut found, mut amounts) = (0, 0u64);
+        for n in 0..2000u64 {
+            let p = t.probe(key(n), h, u16::MAX);
+            match p.hit {
+                Hit::Exact => {
+                    found += 1;
+                    amounts += n;
+                    assert_eq!(p.pn, 10 + (n % 7) as u32);
+                }
+                Hit::Miss => assert!(
+                    n < since_last,
+                    "entry {n}, stored after the last collection, went"
+                ),
+                Hit::Superior => panic!("no superior entry was stored"),
+            }
+        }
+        assert_eq!(found, t.used);
+        assert!(found >= 64, "{found}");
+        // The survivors are the most searched: their mean amount is far above the mean of all.
+        assert!(amounts / found as u64 > 1500, "{}", amounts / found as u64);
     }
 
     #[test]
-    fn a_full_cluster_replaces_the_least_searched_open_entry() {
-        let mut t = Table::new(8, true);
-        for n in 0..8u8 {
-            t.store(1, hand([n, 0, 0, 0, 0, 0, 0]), 2, 2, 0, 100 + n as u64);
+    fn buckets_grow_with_the_amount_in_quarter_octaves() {
+        let b: Vec<usize> = [0u32, 1, 2, 3, 4, 5, 6, 7, 8, 1000, u32::MAX]
+            .map(bucket)
+            .to_vec();
+        assert!(b.windows(2).all(|w| w[0] <= w[1]), "{b:?}");
+        assert_eq!(b[0], 0);
+        assert!(b[10] < BUCKETS);
+        assert_ne!(bucket(1 << 20), bucket((1 << 20) + (1 << 19)));
+    }
+
+    /// Random stores, look-ups and redundant entries against a plain list of what was
+    /// stored: exact open entries of colliding boards, without collections.
+    #[test]
+    fn open_entries_match_a_plain_model() {
+        let mut t = Table::new(1 << 12, false);
+        let mut model: std::collections::HashMap<(u64, u32), (u32, u32)> = Default::default();
+        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..2500 {
+            // Few distinct homes, so that runs meet and interleave.
+            let key = ((next() % 40) << 7) | (next() % 3) << 1 | 1;
+            let h = hand([(next() % 4) as u8, 0, 0, 0, 0, 0, 0]);
+            let (pn, dn) = (1 + (next() % 50) as u32, 1 + (next() % 50) as u32);
+            t.store(key, h, pn, dn, 0, 1);
+            model.insert((key, h.bits()), (pn, dn));
         }
-        t.store(1, hand([0, 1, 0, 0, 0, 0, 0]), 2, 2, 0, 50);
-        assert_eq!(
-            t.probe(1, hand([0, 0, 0, 0, 0, 0, 0]), u16::MAX).hit,
-            Hit::Miss
-        );
-        assert_eq!(
-            t.probe(1, hand([1, 0, 0, 0, 0, 0, 0]), u16::MAX).hit,
-            Hit::Exact
-        );
-        assert_eq!(t.stats().replaced, 1);
+        assert_eq!(t.stats().collections, 0);
+        for (&(key, bits), &(pn, dn)) in &model {
+            let h = (0..4)
+                .map(|n| hand([n, 0, 0, 0, 0, 0, 0]))
+                .find(|h| h.bits() == bits)
+                .unwrap();
+            let p = t.probe(key, h, u16::MAX);
+            assert_eq!((p.pn, p.dn, p.hit), (pn, dn, Hit::Exact));
+        }
+        assert_eq!(t.used, model.len());
     }
 }
