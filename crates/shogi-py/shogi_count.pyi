@@ -172,7 +172,7 @@ def mate(sfen: str, nodes: Optional[SupportsIndex] = None) -> dict[str, Any]:
     """A checkmate search by the side to move (df-pn, docs/METHOD.md §11–§12), as
     `shogi-count mate --json --table-mb 32` prints it: `sfen`, `game`, `verdict`
     (`mate`, `no-mate`, `unknown`), `plies`, `moves`, `nodes`, `pieces`, `exact_hits`,
-    `superior_hits`, `table_fill`. `nodes` bounds the search (default 1,000,000). The
+    `superior_hits`, `table_fill`, `replaced`, `collections`. `nodes` bounds the search (default 1,000,000). The
     attacker may have no king; the defender holds every piece on neither the board nor
     the attacker's hand."""
 

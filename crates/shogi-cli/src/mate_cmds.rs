@@ -30,7 +30,8 @@ pub enum MateCommand {
     /// replayed: each attacker move checks and the last position is checkmate. With
     /// --json, one JSON object per line: sfen, verdict, plies (null unless mate), moves
     /// (USI list, empty unless mate), nodes, and game, pieces (the proof pieces of a
-    /// mate, the disproof pieces of a no-mate), exact_hits, superior_hits, table_fill.
+    /// mate, the disproof pieces of a no-mate), exact_hits, superior_hits, table_fill,
+    /// replaced (entries the table's collections removed) and collections.
     ///
     /// A line that is no legal position is reported on standard error as well, the
     /// other positions are still searched, and the exit code is 1 at the end.

@@ -36,6 +36,10 @@ pub struct MateRecord {
     pub superior_hits: u64,
     /// The share of the table in use at the end, to 6 decimals.
     pub table_fill: f64,
+    /// Entries the table's garbage collections removed to make room.
+    pub replaced: u64,
+    /// Garbage collections of the table.
+    pub collections: u64,
 }
 
 impl MateRecord {
@@ -53,6 +57,8 @@ impl MateRecord {
             exact_hits: r.stats.table.exact_hits,
             superior_hits: r.stats.table.superior_hits,
             table_fill: (r.stats.table_fill * 1e6).round() / 1e6,
+            replaced: r.stats.table.replaced,
+            collections: r.stats.table.collections,
         }
     }
 
@@ -70,6 +76,8 @@ impl MateRecord {
             exact_hits: 0,
             superior_hits: 0,
             table_fill: 0.0,
+            replaced: 0,
+            collections: 0,
         }
     }
 

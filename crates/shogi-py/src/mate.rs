@@ -32,7 +32,7 @@ fn on_search_thread<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> Py
 /// (`mate`, `no-mate` or `unknown`), `plies` (`None` unless mate), `moves` (USI: the
 /// attacker's checks and the defender's longest resistance found in the proof; empty
 /// unless mate), `nodes`, `pieces` (proof pieces of a mate, disproof pieces of a no-mate),
-/// `exact_hits`, `superior_hits`, `table_fill`.
+/// `exact_hits`, `superior_hits`, `table_fill`, `replaced`, `collections`.
 ///
 /// The attacker may have no king; the defender holds every piece on neither the board
 /// nor the attacker's hand. `nodes` bounds the search (default 1,000,000, as the command

@@ -90,6 +90,30 @@ fn mate_json_has_the_contract_fields() {
     assert_eq!(v[2]["game"], "mini");
     assert_eq!(v[2]["verdict"], "mate");
     assert_eq!(v[2]["plies"], 1);
+    for r in &v {
+        for field in ["exact_hits", "superior_hits", "replaced", "collections"] {
+            assert!(r[field].as_u64().is_some(), "{field} in {r}");
+        }
+        assert!(r["table_fill"].as_f64().is_some());
+    }
+    // A table of 1 MiB (32,768 entries) fills on a no-mate of 170,000 nodes from
+    // testdata/mate/shogi_nomates.tsv: it is collected, never full, and the verdict stands.
+    let nomate = "3g1gs1l/lr2k4/npppB2+Pp/5p3/p8/2P6/PP1PPPP1L/3G1K3/LNS2GSN1 b RBS2Pn2p 1";
+    let (ok, out, _) = run(&[
+        "mate",
+        "--json",
+        "--table-mb",
+        "1",
+        "--nodes",
+        "300000",
+        nomate,
+    ]);
+    assert!(ok);
+    let r: Value = serde_json::from_str(out.trim()).expect("JSON");
+    assert!(r["collections"].as_u64() > Some(0), "{r}");
+    assert!(r["replaced"].as_u64() > Some(0), "{r}");
+    assert!(r["table_fill"].as_f64() <= Some(0.75), "{r}");
+    assert_eq!(r["verdict"], "no-mate");
 }
 
 #[test]
