@@ -233,7 +233,7 @@ fn sweep_game<G: Game>(
         run_with(&sampler, args, range.clone(), threads, search, start)?
     };
     let seconds = start.elapsed().as_secs_f64();
-    print_report(game, &report, seconds, threads);
+    print_report(game, &report, seconds, threads, args.estimator);
     Ok(report.passed())
 }
 
@@ -365,7 +365,13 @@ fn zero_upper_bound(n: u64, alpha: f64) -> f64 {
     -(alpha.ln() / n as f64).exp_m1()
 }
 
-fn print_report(game: GameKind, r: &VerdictReport, seconds: f64, threads: usize) {
+fn print_report(
+    game: GameKind,
+    r: &VerdictReport,
+    seconds: f64,
+    threads: usize,
+    estimator: Estimator,
+) {
     println!();
     println!(
         "| pipeline \\ oracle | {} |",
@@ -412,6 +418,10 @@ fn print_report(game: GameKind, r: &VerdictReport, seconds: f64, threads: usize)
             "misclassification rate of the phase-1 verdict: 0 in {} samples, at most {:.3e} (one-sided 99.73% Clopper-Pearson, 1 - 0.00135^(1/n))",
             r.samples, e
         );
+        if estimator == Estimator::Conditional {
+            // The weighted π̂ of the conditional estimator is printed with its bound above.
+            return;
+        }
         println!(
             "effect on the estimate: pi-hat = {a}/{} = {pi:.5} moves by at most e, the estimate by at most e/pi = {:.3e} relative; the 4-digit run's (space S, method fast) relative 3-sigma half-width is {:.3e} (ratio {:.2})",
             r.samples,
