@@ -1,6 +1,7 @@
 //! Depth-first proof-number search for checkmates (docs/METHOD.md §11–§12).
 
 use crate::hand::PackedHand;
+use crate::history::{History, RepEntry};
 use crate::pieces;
 use crate::table::{Probe, Table, TableStats, INF};
 use crate::{DefenderHand, SearchControl, CHECK_INTERVAL};
@@ -115,9 +116,9 @@ impl Hasher for KeyHasher {
 
 pub(crate) type KeyMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
 
-/// A disproof that rests on a repetition above its node: the full key of the repeated
-/// position (the anchor) and the depth bound of the disproof.
-pub(crate) type RepMap = HashMap<u64, (u64, u16), BuildHasherDefault<KeyHasher>>;
+/// Disproofs that rest on a repetition above their node, by the node's full key, with the
+/// part of the path they rest on (docs/METHOD.md §11.2, [`crate::history`]).
+pub(crate) type RepMap = HashMap<u64, RepEntry, BuildHasherDefault<KeyHasher>>;
 
 /// What the line planned through a proof knows of a position: the length of its line and
 /// the move (none at the checkmate), or that it has no line within so many plies.
@@ -212,12 +213,10 @@ pub struct Solver<G: Game> {
     opts: MateOptions,
     table: Table,
     /// Path-dependent disproofs (they rest on a repetition above them), by full key, with
-    /// the repeated position they need on the path.
+    /// the part of the path they need.
     rep_table: RepMap,
-    /// Full keys of the positions on the current path, with their depths.
-    path: KeyMap,
-    /// Full keys of the positions on the current path, by depth − 1.
-    path_keys: Vec<u64>,
+    /// Full keys of the positions on the current path.
+    history: History,
     children: Vec<Child>,
     attacker: Color,
     nodes: u64,
@@ -279,8 +278,7 @@ impl<G: Game> Solver<G> {
             opts,
             table,
             rep_table: RepMap::default(),
-            path: KeyMap::default(),
-            path_keys: Vec::with_capacity(256),
+            history: History::new(),
             children: Vec::with_capacity(4096),
             attacker: Color::Black,
             nodes: 0,
@@ -310,8 +308,7 @@ impl<G: Game> Solver<G> {
         let root = with_defender_hand(pos, self.opts.defender_hand);
         self.table.clear();
         self.rep_table.clear();
-        self.path.clear();
-        self.path_keys.clear();
+        self.history.clear();
         self.children.clear();
         self.attacker = root.side_to_move();
         self.nodes = 0;
@@ -473,7 +470,7 @@ impl<G: Game> Solver<G> {
                 key,
                 hand: child_hand,
                 full,
-                repeats: self.path.get(&full).copied(),
+                repeats: self.history.depth(full),
                 init_pn: None,
                 out: Outcome {
                     pn: 1,
@@ -488,9 +485,9 @@ impl<G: Game> Solver<G> {
     }
 
     /// Refreshes a child's numbers from the repetition marks and the table; `remaining`
-    /// is the child's distance to the depth limit.
+    /// is the child's distance to the depth limit, `depth` the depth of `pos`.
     #[inline]
-    fn refresh(&mut self, pos: &Position<G>, or_node: bool, i: usize, remaining: u16) {
+    fn refresh(&mut self, pos: &Position<G>, or_node: bool, i: usize, remaining: u16, depth: u32) {
         let c = self.children[i];
         let disproved = |rep, bound| Outcome {
             pn: INF,
@@ -503,9 +500,9 @@ impl<G: Game> Solver<G> {
         let out = if let Some(depth) = c.repeats {
             // A repeated position: a cycle of checks, which never mates.
             disproved(depth, ANY_DEPTH)
-        } else if let Some(out) = self.rep_table.get(&c.full).and_then(|&(anchor, bound)| {
-            let depth = *self.path.get(&anchor)?;
-            (remaining <= bound).then(|| disproved(depth, bound))
+        } else if let Some(out) = self.rep_table.get(&c.full).and_then(|e| {
+            let anchor = self.history.holds(e, depth)?;
+            (remaining <= e.bound).then(|| disproved(anchor, e.bound))
         }) {
             out
         } else {
@@ -600,16 +597,14 @@ impl<G: Game> Solver<G> {
             self.store(key, hand, &out, 1);
             return out;
         }
-        self.path.insert(pos.key(), depth);
-        self.path_keys.truncate(depth as usize - 1);
-        self.path_keys.push(pos.key());
+        self.history.enter(pos.key(), depth);
         let mut searched: Option<(usize, Outcome)> = None;
         let (mut pn, mut dn);
         loop {
             for i in start..end {
                 match searched {
                     Some((j, out)) if j == i => self.children[i].out = out,
-                    _ => self.refresh(pos, or_node, i, remaining),
+                    _ => self.refresh(pos, or_node, i, remaining, depth),
                 }
             }
             let numbers = self.children[start..end]
@@ -633,7 +628,7 @@ impl<G: Game> Solver<G> {
             let out = self.mid(&next, cth_pn, cth_dn, depth + 1);
             searched = Some((best, out));
         }
-        self.path.remove(&pos.key());
+        self.history.leave(pos.key());
         let amount = self.nodes - nodes_before + 1;
         let out = if pn == 0 {
             if or_node {
@@ -662,8 +657,8 @@ impl<G: Game> Solver<G> {
             if self.rep_table.len() > 1 << 20 {
                 self.rep_table.clear();
             }
-            let anchor = self.path_keys[out.rep as usize - 1];
-            self.rep_table.insert(pos.key(), (anchor, out.bound));
+            let entry = self.history.rest_on(out.rep, depth, out.bound);
+            self.rep_table.insert(pos.key(), entry);
             return out;
         }
         let out = Outcome { rep: NO_REP, ..out };
@@ -866,9 +861,7 @@ impl<G: Game> Solver<G> {
                 // if its own entry is lost again.
                 st.searches += 1;
                 let depth = self.opts.max_depth + 1 - remaining;
-                self.path.clear();
-                self.path_keys.clear();
-                self.path_keys.resize(depth as usize - 1, 0);
+                self.history.pad_to(depth);
                 self.proved_by = None;
                 if self.mid(pos, INF, INF, depth).pn == 0 {
                     moves = self.proved_children(pos, or_node);
@@ -1003,7 +996,7 @@ impl<G: Game> Solver<G> {
                     if retries > 64 || self.aborted {
                         return None;
                     }
-                    self.path.clear();
+                    self.history.clear();
                     let out = self.mid(&pos, INF, INF, 1);
                     if out.pn != 0 {
                         return None;

@@ -27,6 +27,7 @@
 mod control;
 mod dfpn;
 mod hand;
+mod history;
 mod pass;
 pub mod pieces;
 mod table;

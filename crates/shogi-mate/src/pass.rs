@@ -7,9 +7,10 @@
 //! n − 1, and every defence move of the chosen set, bound n).
 
 use crate::dfpn::{
-    aggregate_numbers, deeper, extend_path, sub_threshold, widen, KeyMap, RepMap, ANY_DEPTH,
+    aggregate_numbers, deeper, extend_path, sub_threshold, widen, RepMap, ANY_DEPTH,
 };
 use crate::hand::PackedHand;
+use crate::history::History;
 use crate::table::{Table, TableStats, INF};
 use crate::DefenderHand;
 use shogi_core::{Game, Move, MoveList, Position, Square};
@@ -151,8 +152,8 @@ pub struct PassSolver<G: Game> {
     opts: PassOptions,
     table: Table,
     rep_table: RepMap,
-    path: KeyMap,
-    path_keys: Vec<u64>,
+    /// The node keys of the current path.
+    history: History,
     children: Vec<Child>,
     nodes: u64,
     aborted: bool,
@@ -192,8 +193,7 @@ impl<G: Game> PassSolver<G> {
             opts,
             table,
             rep_table: RepMap::default(),
-            path: KeyMap::default(),
-            path_keys: Vec::with_capacity(256),
+            history: History::new(),
             children: Vec::with_capacity(4096),
             nodes: 0,
             aborted: false,
@@ -216,8 +216,7 @@ impl<G: Game> PassSolver<G> {
         };
         for bound in 0..=self.opts.max_passes {
             self.rep_table.clear();
-            self.path.clear();
-            self.path_keys.clear();
+            self.history.clear();
             self.children.clear();
             let out = self.mid(&root, Node::Attack, bound, INF, INF, 1);
             if out.pn == 0 {
@@ -270,14 +269,11 @@ impl<G: Game> PassSolver<G> {
                 let Some(mv) = c.mv else { continue };
                 let mut next = root.clone();
                 next.play_unchecked(mv);
-                self.path.clear();
-                self.path_keys.clear();
-                self.path.insert(
+                self.history.clear();
+                self.history.enter(
                     node_key(root.key(), Node::Attack, bound, self.opts.defense),
                     1,
                 );
-                self.path_keys
-                    .push(node_key(root.key(), Node::Attack, bound, self.opts.defense));
                 let out = self.mid(&next, c.node, c.bound, INF, INF, 2);
                 if out.pn == 0 {
                     quiet = Some(mv);
@@ -297,7 +293,7 @@ impl<G: Game> PassSolver<G> {
                 node,
                 bound,
                 key,
-                repeats: this.path.get(&key).copied(),
+                repeats: this.history.depth(key),
                 out: Numbers {
                     pn: 1,
                     dn: 1,
@@ -390,9 +386,7 @@ impl<G: Game> PassSolver<G> {
         }
         let remaining = here - 1;
         let nodes_before = self.nodes;
-        self.path.insert(key, depth);
-        self.path_keys.truncate(depth as usize - 1);
-        self.path_keys.push(key);
+        self.history.enter(key, depth);
         let mut searched: Option<(usize, Numbers)> = None;
         let (mut pn, mut dn);
         loop {
@@ -402,9 +396,9 @@ impl<G: Game> PassSolver<G> {
                     (Some((j, out)), _) if j == i => out,
                     (_, Some(d)) => final_numbers(INF, 0, d, ANY_DEPTH),
                     _ => {
-                        let rep = self.rep_table.get(&c.key).and_then(|&(anchor, b)| {
-                            let d = *self.path.get(&anchor)?;
-                            (remaining <= b).then_some(final_numbers(INF, 0, d, b))
+                        let rep = self.rep_table.get(&c.key).and_then(|e| {
+                            let d = self.history.holds(e, depth)?;
+                            (remaining <= e.bound).then_some(final_numbers(INF, 0, d, e.bound))
                         });
                         rep.unwrap_or_else(|| {
                             let p = self.table.probe(c.key, PackedHand::EMPTY, remaining);
@@ -439,7 +433,7 @@ impl<G: Game> PassSolver<G> {
             let out = self.mid(&next, c.node, c.bound, cth_pn, cth_dn, depth + 1);
             searched = Some((best + start, out));
         }
-        self.path.remove(&key);
+        self.history.leave(key);
         let kids = &self.children[start..end];
         let (rep, limit) = if dn != 0 {
             (NO_REP, ANY_DEPTH)
@@ -460,8 +454,8 @@ impl<G: Game> PassSolver<G> {
             if self.rep_table.len() > 1 << 20 {
                 self.rep_table.clear();
             }
-            let anchor = self.path_keys[rep as usize - 1];
-            self.rep_table.insert(key, (anchor, out.bound));
+            let entry = self.history.rest_on(rep, depth, out.bound);
+            self.rep_table.insert(key, entry);
             return out;
         }
         let amount = self.nodes - nodes_before + 1;

@@ -170,7 +170,11 @@ fn lost_proofs_are_searched_again_for_the_line() {
     };
     let r = Solver::<MiniShogi>::new(opts).solve(&pos);
     assert_eq!(r.verdict, Verdict::Mate);
-    assert!(r.stats.table.replaced > 0, "the table overflows: {:?}", r.stats);
+    assert!(
+        r.stats.table.replaced > 0,
+        "the table overflows: {:?}",
+        r.stats
+    );
     verify_line(&pos, &r.moves).expect("the line replays");
     assert!(r.moves.len() >= 7, "{} plies", r.moves.len());
 }
