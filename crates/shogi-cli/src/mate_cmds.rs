@@ -29,7 +29,9 @@ pub enum MateCommand {
     /// defender's longest resistance found in the proof. Every line printed has been
     /// replayed: each attacker move checks and the last position is checkmate. With
     /// --json, one JSON object per line: sfen, verdict, plies (null unless mate), moves
-    /// (USI list, empty unless mate), nodes, and game, pieces (the proof pieces of a
+    /// (USI list, empty unless mate), line_minimax (whether the line is planned by minimax
+    /// over the proofs, so its length is at least the shortest mate's; null unless mate),
+    /// nodes, and game, pieces (the proof pieces of a
     /// mate, the disproof pieces of a no-mate), exact_hits, superior_hits, table_fill,
     /// replaced (entries the table's collections removed) and collections.
     ///
@@ -39,8 +41,10 @@ pub enum MateCommand {
         /// Print one JSON object per position.
         #[arg(long)]
         json: bool,
-        /// Give up on a position (verdict `unknown`) after N nodes.
-        #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+        /// Give up on a position (verdict `unknown`) after N nodes (the default solves the
+        /// long classics such as 寿, 611 plies, in seconds; a hard no-mate may take minutes:
+        /// lower it for batches).
+        #[arg(long, value_name = "N", default_value_t = 100_000_000)]
         nodes: u64,
         #[command(flatten)]
         common: CommonArgs,
@@ -175,8 +179,9 @@ pub struct CommonArgs {
     #[arg(long, value_name = "MIB", default_value_t = 64,
           value_parser = clap::value_parser!(u64).range(1..=4096))]
     table_mb: u64,
-    /// The longest line searched, in plies.
-    #[arg(long, value_name = "PLIES", default_value_t = 255,
+    /// The longest line searched, in plies (the default is longer than any published mate
+    /// problem).
+    #[arg(long, value_name = "PLIES", default_value_t = shogi_mate::DEFAULT_MAX_DEPTH,
           value_parser = clap::value_parser!(u32).range(1..=4096))]
     max_depth: u32,
 }

@@ -22,6 +22,10 @@ pub struct MateRecord {
     /// The mating line in USI: the attacker's checks and the defender's longest resistance
     /// found in the proof; empty unless mate.
     pub moves: Vec<String>,
+    /// For a mate: `true` when the line was planned by minimax over the proofs (its length
+    /// is at least the shortest mate's), `false` when it follows stored lengths (a legal
+    /// mating line whose length bounds nothing); `null` otherwise.
+    pub line_minimax: Option<bool>,
     /// Nodes searched.
     pub nodes: u64,
     /// The proof pieces of a mate, the disproof pieces of a no-mate, as a SFEN hand.
@@ -51,6 +55,7 @@ impl MateRecord {
             verdict: r.verdict.name(),
             plies: r.plies(),
             moves: r.moves.iter().map(|m| m.to_usi::<G>()).collect(),
+            line_minimax: (r.verdict == shogi_mate::Verdict::Mate).then_some(r.line_minimax),
             nodes: r.stats.nodes,
             pieces: r.pieces.map(|h| PackedHand::new(&h).to_string()),
             error: None,
@@ -70,6 +75,7 @@ impl MateRecord {
             verdict: "invalid",
             plies: None,
             moves: Vec::new(),
+            line_minimax: None,
             nodes: 0,
             pieces: None,
             error: Some(error.to_string()),

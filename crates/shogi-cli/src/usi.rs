@@ -46,7 +46,7 @@ impl Default for Settings {
         Settings {
             hash_mb: 64,
             nodes: 0,
-            depth: 255,
+            depth: shogi_mate::DEFAULT_MAX_DEPTH,
             // A GUI sends the position it shows, hands written out: keep them.
             defender_hand: DefenderHand::Sfen,
         }

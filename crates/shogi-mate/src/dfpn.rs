@@ -9,6 +9,11 @@ use shogi_core::{Color, Game, Move, MoveList, Piece, PieceKind, Position, Relax,
 use std::collections::{HashMap, TryReserveError};
 use std::hash::{BuildHasherDefault, Hasher};
 
+/// The default depth limit of a mate search, in plies: longer than any published mate
+/// problem (ミクロコスモス, the longest, has 1,525 plies), so that no real problem is cut; the
+/// memory of the search is bounded by its table, not by this.
+pub const DEFAULT_MAX_DEPTH: u32 = 4096;
+
 /// Options of a mate search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MateOptions {
@@ -33,7 +38,7 @@ impl Default for MateOptions {
         MateOptions {
             max_nodes: 1_000_000,
             table_entries: 1 << 20,
-            max_depth: 255,
+            max_depth: DEFAULT_MAX_DEPTH,
             defender_hand: DefenderHand::Rest,
             superiority: true,
         }
@@ -82,6 +87,12 @@ pub struct MateResult {
     /// For a mate: the attacker's moves and the defender's longest resistance found in the
     /// proof, ending in checkmate; it has been replayed ([`verify_line`]). Empty otherwise.
     pub moves: Vec<Move>,
+    /// For a mate: whether the line was planned by minimax over the proved positions
+    /// (docs/METHOD.md §11.3), so that its length is at least that of the shortest forced
+    /// mate. `false` when the planning ran out (proofs lost from a full table, the node
+    /// limit) and the line follows the stored lengths: a legal mating line whose defence
+    /// may not be the longest, so its length bounds nothing.
+    pub line_minimax: bool,
     /// For a mate: the proof pieces of the position (a part of the attacker's hand that is
     /// enough for the mate); for a no-mate: its disproof pieces.
     pub pieces: Option<shogi_core::Hand>,
@@ -317,14 +328,16 @@ impl<G: Game> Solver<G> {
         let mut result = MateResult {
             verdict: Verdict::Unknown,
             moves: Vec::new(),
+            line_minimax: false,
             pieces: None,
             stats: SearchStats::default(),
         };
         if out.pn == 0 {
-            if let Some(line) = self.extract_line(&root) {
+            if let Some((line, minimax)) = self.extract_line(&root) {
                 if verify_line(&root, &line).is_ok() {
                     result.verdict = Verdict::Mate;
                     result.moves = line;
+                    result.line_minimax = minimax;
                     result.pieces = Some(out.pieces.to_hand());
                 }
             }
@@ -799,16 +812,17 @@ impl<G: Game> Solver<G> {
     /// than the shortest forced mate nor longer than the depth limit. (The lengths stored
     /// in the table are those of the proofs as they were found, and a shorter mate proved
     /// later undercuts them: a defender choosing by them could walk into a line shorter
-    /// than the shortest forced mate.) When the table no longer holds a proof the line
-    /// needs (its entry was replaced), [`Solver::walk_stored`] walks the stored lengths and
-    /// searches such nodes again.
-    fn extract_line(&mut self, root: &Position<G>) -> Option<Vec<Move>> {
+    /// than the shortest forced mate.) When the planning runs out (a proof the line needs
+    /// was removed and searching it again failed), [`Solver::walk_stored`] walks the stored
+    /// lengths and searches such nodes again: a legal mating line whose length then bounds
+    /// nothing. The flag says which.
+    fn extract_line(&mut self, root: &Position<G>) -> Option<(Vec<Move>, bool)> {
         let mut plan = PlanState::default();
         if self
             .plan_line(root, self.opts.max_depth, &mut plan)
             .is_none()
         {
-            return self.walk_stored(root);
+            return self.walk_stored(root).map(|line| (line, false));
         }
         let mut pos = root.clone();
         let mut line = Vec::new();
@@ -817,7 +831,7 @@ impl<G: Game> Solver<G> {
             line.push(mv);
             pos.play_unchecked(mv);
         }
-        Some(line)
+        Some((line, true))
     }
 
     /// The length of the line [`Solver::extract_line`] plays from `pos`, at most

@@ -35,6 +35,7 @@ mod table;
 pub use control::{SearchControl, CHECK_INTERVAL};
 pub use dfpn::{
     verify_line, with_defender_hand, MateOptions, MateResult, SearchStats, Solver, Verdict,
+    DEFAULT_MAX_DEPTH,
 };
 pub use hand::PackedHand;
 pub use pass::{Defense, PassOptions, PassResult, PassSolver, PassVerdict};

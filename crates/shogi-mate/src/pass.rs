@@ -68,7 +68,7 @@ impl Default for PassOptions {
             max_passes: 3,
             max_nodes: 1_000_000,
             table_entries: 1 << 20,
-            max_depth: 255,
+            max_depth: crate::DEFAULT_MAX_DEPTH,
             defender_hand: DefenderHand::Rest,
         }
     }

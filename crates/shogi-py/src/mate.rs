@@ -35,8 +35,9 @@ fn on_search_thread<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> Py
 /// `exact_hits`, `superior_hits`, `table_fill`, `replaced`, `collections`.
 ///
 /// The attacker may have no king; the defender holds every piece on neither the board
-/// nor the attacker's hand. `nodes` bounds the search (default 1,000,000, as the command
-/// line); the table is shogi-mate's default, 32 MiB (`shogi-count mate --table-mb 32`).
+/// nor the attacker's hand. `nodes` bounds the search (default 100,000,000, as the command
+/// line); the depth limit is the command line's too (4,096 plies); the table is
+/// shogi-mate's default, 32 MiB (`shogi-count mate --table-mb 32`).
 /// `ValueError` for an input that is no legal position. The GIL is released while
 /// searching.
 #[pyfunction]
@@ -46,7 +47,10 @@ pub fn mate<'py>(
     sfen: &str,
     nodes: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut opts = MateOptions::default();
+    let mut opts = MateOptions {
+        max_nodes: 100_000_000,
+        ..MateOptions::default()
+    };
     if let Some(n) = opt_int_in(nodes, "nodes", 0..=u64::MAX)? {
         opts.max_nodes = n;
     }
