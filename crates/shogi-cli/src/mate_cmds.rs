@@ -52,6 +52,13 @@ pub enum MateCommand {
         /// ablation of docs/BENCHMARKS.md; slower, same verdicts).
         #[arg(long)]
         no_superiority: bool,
+        /// Prove the shortest mate (the attacker shortest, the defender longest over every
+        /// reply): searches within decreasing depth limits until one finds none
+        /// (docs/METHOD.md §11.4). The JSON's `shortest` is then the proved length; `null`
+        /// when a search ran out of nodes (the line is then the shortest found). Long
+        /// problems need many nodes for the searches that find no mate.
+        #[arg(long)]
+        shortest: bool,
         /// Write the solution as a KIF game from the problem to this file (Shift_JIS for
         /// a .kif name, UTF-8 otherwise, as KIF's convention has it): one Shogi problem
         /// only; exit code 1, and no file, when it has no mate.
@@ -316,6 +323,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
             nodes,
             common,
             no_superiority,
+            shortest,
             kif,
             files,
             sfens,
@@ -327,6 +335,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
                 max_depth: common.max_depth,
                 defender_hand,
                 superiority: !no_superiority,
+                shortest,
             };
             let plan = plan(&inputs, common)?;
             match kif {

@@ -26,6 +26,9 @@ pub struct MateRecord {
     /// is at least the shortest mate's), `false` when it follows stored lengths (a legal
     /// mating line whose length bounds nothing); `null` otherwise.
     pub line_minimax: Option<bool>,
+    /// With `--shortest`, the proved length of the shortest mate in plies; `null` without
+    /// it, or when a search of the shortest ran out of nodes.
+    pub shortest: Option<u32>,
     /// Nodes searched.
     pub nodes: u64,
     /// The proof pieces of a mate, the disproof pieces of a no-mate, as a SFEN hand.
@@ -56,6 +59,7 @@ impl MateRecord {
             plies: r.plies(),
             moves: r.moves.iter().map(|m| m.to_usi::<G>()).collect(),
             line_minimax: (r.verdict == shogi_mate::Verdict::Mate).then_some(r.line_minimax),
+            shortest: r.shortest,
             nodes: r.stats.nodes,
             pieces: r.pieces.map(|h| PackedHand::new(&h).to_string()),
             error: None,
@@ -76,6 +80,7 @@ impl MateRecord {
             plies: None,
             moves: Vec::new(),
             line_minimax: None,
+            shortest: None,
             nodes: 0,
             pieces: None,
             error: Some(error.to_string()),

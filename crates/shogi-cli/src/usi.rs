@@ -65,6 +65,7 @@ impl Settings {
             max_depth: self.depth,
             defender_hand: self.defender_hand,
             superiority: true,
+            shortest: false,
         }
     }
 }

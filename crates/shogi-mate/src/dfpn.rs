@@ -31,6 +31,9 @@ pub struct MateOptions {
     /// Whether proofs and disproofs store proof and disproof pieces and answer look-ups by
     /// superiority (off: exact hands only, the ablation of docs/BENCHMARKS.md).
     pub superiority: bool,
+    /// Whether [`Solver::solve`] goes on to prove the shortest mate
+    /// ([`Solver::solve_shortest`]).
+    pub shortest: bool,
 }
 
 impl Default for MateOptions {
@@ -41,6 +44,7 @@ impl Default for MateOptions {
             max_depth: DEFAULT_MAX_DEPTH,
             defender_hand: DefenderHand::Rest,
             superiority: true,
+            shortest: false,
         }
     }
 }
@@ -93,6 +97,11 @@ pub struct MateResult {
     /// limit) and the line follows the stored lengths: a legal mating line whose defence
     /// may not be the longest, so its length bounds nothing.
     pub line_minimax: bool,
+    /// After [`Solver::solve_shortest`]: the proved length of the shortest mate, in plies
+    /// (`None` after [`Solver::solve`], or when a search of the shortest ran out of nodes:
+    /// then the line's length is only an upper bound). With a line planned by minimax
+    /// ([`MateResult::line_minimax`]) the line has exactly this length.
+    pub shortest: Option<u32>,
     /// For a mate: the proof pieces of the position (a part of the attacker's hand that is
     /// enough for the mate); for a no-mate: its disproof pieces.
     pub pieces: Option<shogi_core::Hand>,
@@ -316,6 +325,57 @@ impl<G: Game> Solver<G> {
     /// Searches `pos` for a mate by its side to move. `pos` is read with the defender-hand
     /// convention of the options.
     pub fn solve(&mut self, pos: &Position<G>) -> MateResult {
+        if self.opts.shortest {
+            self.solve_shortest(pos)
+        } else {
+            self.solve_root(pos).0
+        }
+    }
+
+    /// [`Solver::solve`], then the shortest mate by the depth limit (docs/METHOD.md §11.4):
+    /// a search with depth limit `M` proves a mate within `M` plies or, when it ends with a
+    /// disproof, that there is none; the least `M` with a mate is found by halving between
+    /// 1 and the length of the first proof. When every search decides, the length is
+    /// proved the shortest (the attacker shortest, the defender longest over every reply)
+    /// and [`MateResult::shortest`] holds it, with the line of the proof within it. When
+    /// one runs out of nodes, the result is the shortest mate found, `shortest` is `None`,
+    /// and the line's length is only an upper bound.
+    pub fn solve_shortest(&mut self, pos: &Position<G>) -> MateResult {
+        let full = self.opts.max_depth;
+        let (mut best, out, _) = self.solve_root(pos);
+        if best.verdict != Verdict::Mate {
+            return best;
+        }
+        let mut nodes = best.stats.nodes;
+        // Mate lengths are odd; `hi` is the proof's length (its longest line), a mate
+        // within it is proved, none within `lo - 2`.
+        let (mut lo, mut hi) = (1u32, u32::from(out.len).min(full));
+        let mut decided = true;
+        while lo < hi {
+            let steps = (hi - lo) / 2;
+            let m = lo + 2 * (steps / 2);
+            self.opts.max_depth = m;
+            let (r, out, aborted) = self.solve_root(pos);
+            nodes += r.stats.nodes;
+            if r.verdict == Verdict::Mate {
+                hi = u32::from(out.len).min(m);
+                best = r;
+            } else if !aborted && out.dn == 0 && out.rep == NO_REP {
+                lo = m + 2;
+            } else {
+                decided = false;
+                break;
+            }
+        }
+        self.opts.max_depth = full;
+        best.shortest = (decided && lo == hi).then_some(hi);
+        best.stats.nodes = nodes;
+        best
+    }
+
+    /// [`Solver::solve`], with the root's outcome and whether the search was cut short
+    /// (node limit or stop).
+    fn solve_root(&mut self, pos: &Position<G>) -> (MateResult, Outcome, bool) {
         let root = with_defender_hand(pos, self.opts.defender_hand);
         self.table.clear();
         self.rep_table.clear();
@@ -329,6 +389,7 @@ impl<G: Game> Solver<G> {
             verdict: Verdict::Unknown,
             moves: Vec::new(),
             line_minimax: false,
+            shortest: None,
             pieces: None,
             stats: SearchStats::default(),
         };
@@ -353,7 +414,7 @@ impl<G: Game> Solver<G> {
         if let Some(c) = &self.control {
             c.publish(self.nodes, result.stats.table_fill);
         }
-        result
+        (result, out, self.aborted)
     }
 
     /// Looks `pos` up in the table as the last search left it: `Some(true)` for a stored

@@ -84,7 +84,10 @@ fn mate_json_has_the_contract_fields() {
     assert_eq!(v[0]["plies"].as_u64(), Some(moves.len() as u64));
     replays_to_mate(MATE3, &moves);
     assert!(v[0]["nodes"].as_u64().expect("nodes") > 0);
-    assert_eq!(v[0]["line_minimax"], true, "a small proof is planned by minimax");
+    assert_eq!(
+        v[0]["line_minimax"], true,
+        "a small proof is planned by minimax"
+    );
     assert_eq!(v[1]["verdict"], "no-mate");
     assert!(v[1]["plies"].is_null());
     assert!(v[1]["line_minimax"].is_null());

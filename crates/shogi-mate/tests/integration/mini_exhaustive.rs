@@ -240,6 +240,62 @@ fn shogi_agrees_with_brute_force() {
     );
 }
 
+/// `--shortest`: the proved length is the brute force's shortest mate (within the depth
+/// the brute force reaches), and a line planned by minimax has exactly that length.
+fn shortest_agrees<G: Game>(positions: &[Position<G>], brute_plies: u32) -> usize {
+    let mut solver = Solver::<G>::new(MateOptions {
+        max_nodes: 300_000,
+        table_entries: 1 << 18,
+        shortest: true,
+        ..MateOptions::default()
+    });
+    let mut checked = 0;
+    for pos in positions {
+        let pos = &with_defender_hand(pos, DefenderHand::Rest);
+        let r = solver.solve(pos);
+        let brute = (1..=brute_plies).step_by(2).find(|&d| mate_within(pos, d));
+        match (r.verdict, r.shortest, brute) {
+            (Verdict::Mate, Some(s), Some(b)) => {
+                assert_eq!(s, b, "{pos}: proved shortest {s}, brute force {b}");
+                if r.line_minimax {
+                    assert_eq!(
+                        r.moves.len() as u32,
+                        s,
+                        "{pos}: the line is not the shortest"
+                    );
+                }
+                checked += 1;
+            }
+            (Verdict::Mate, Some(s), None) => {
+                assert!(
+                    s > brute_plies,
+                    "{pos}: proved shortest {s}, brute force finds none"
+                )
+            }
+            (Verdict::Mate, None, Some(b)) => {
+                assert!(r.moves.len() as u32 >= b || !r.line_minimax, "{pos}")
+            }
+            (_, _, Some(b)) if r.verdict != Verdict::Unknown => {
+                panic!("{pos}: {:?}, brute force mates in {b}", r.verdict)
+            }
+            _ => {}
+        }
+    }
+    checked
+}
+
+#[test]
+fn shortest_mates_agree_with_brute_force() {
+    let mut positions = random_positions::<MiniShogi>(21, 80);
+    positions.extend(random_endgames::<MiniShogi>(23, 100));
+    let mini = shortest_agrees(&positions, 7);
+    let shogi = shortest_agrees(&random_endgames::<Shogi>(24, 120), 5);
+    assert!(
+        mini >= 30 && shogi >= 10,
+        "mini {mini}, shogi {shogi} checked"
+    );
+}
+
 /// The pass count is 0 exactly for mates, and none ≤ takeback ≤ all where all three are
 /// proved (a refuted count under a smaller set bounds the larger set's from below).
 fn pass_counts_are_consistent<G: Game>(positions: &[Position<G>]) {

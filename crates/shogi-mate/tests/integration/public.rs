@@ -20,12 +20,38 @@ const PROBLEMS: [(&str, usize); 4] = [
         "ln1g3+Rl/2sk1s+P2/2ppppb1p/p1b3p2/8P/P4P3/2PPP1P2/1+r2GS3/LN+p2KGNL w GN2Ps 36",
         7,
     ),
-    // Listed among graph-history-interaction test problems; Black has no king.
-    ("7+P1/5R1s1/6ks1/9/5L1p1/9/9/9/9 b R2b4g2s4n3l16p 1", 1),
+    // Listed among graph-history-interaction test problems; Black has no king. Mate in 3
+    // (R*3d 3c3d 4b4d+; none in 1, by brute force).
+    ("7+P1/5R1s1/6ks1/9/5L1p1/9/9/9/9 b R2b4g2s4n3l16p 1", 3),
 ];
 
 fn read(sfen: &str) -> Position<Shogi> {
     Position::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING).expect("legal problem")
+}
+
+/// `shortest`: the published lengths, proved, with lines of exactly that length.
+#[test]
+fn the_public_problems_have_their_shortest_mates_proved() {
+    let mut solver = Solver::<Shogi>::new(MateOptions {
+        shortest: true,
+        ..MateOptions::default()
+    });
+    for (sfen, shortest) in PROBLEMS {
+        let pos = read(sfen);
+        let r = solver.solve(&pos);
+        assert_eq!(r.verdict, Verdict::Mate, "{sfen}");
+        assert_eq!(r.shortest, Some(shortest as u32), "{sfen}");
+        assert!(r.line_minimax, "{sfen}");
+        assert_eq!(r.moves.len(), shortest, "{sfen}: {:?}", r.moves);
+        verify_line(
+            &shogi_mate::with_defender_hand(&pos, DefenderHand::Rest),
+            &r.moves,
+        )
+        .unwrap_or_else(|e| panic!("{sfen}: {e}"));
+    }
+    // Without it, `shortest` stays unknown.
+    let r = Solver::<Shogi>::new(MateOptions::default()).solve(&read(PROBLEMS[0].0));
+    assert_eq!(r.shortest, None);
 }
 
 #[test]
