@@ -168,13 +168,17 @@ def sample(
     `index`, `rank`, `sfen`, `verdict`, `expanded`, and `kk` and `moves` for a reachable
     sample. The GIL is released while sampling; Ctrl-C stops it."""
 
-def mate(sfen: str, nodes: Optional[SupportsIndex] = None) -> dict[str, Any]:
+def mate(
+    sfen: str, nodes: Optional[SupportsIndex] = None, shortest: bool = False
+) -> dict[str, Any]:
     """A checkmate search by the side to move (df-pn, docs/METHOD.md §11–§12), as
     `shogi-count mate --json --table-mb 32` prints it: `sfen`, `game`, `verdict`
     (`mate`, `no-mate`, `unknown`), `plies`, `moves`, `nodes`, `pieces`, `exact_hits`,
     `superior_hits`, `table_fill`, `replaced`, `collections`, and `line_minimax` (for a mate,
     whether the line was planned by minimax over the proofs, so that its length is at least
-    the shortest mate's). `nodes` bounds the search (default 100,000,000, as the command line). The
+    the shortest mate's). `nodes` bounds the search (default 100,000,000, as the command line);
+    `shortest=True` proves the shortest mate (`shortest`: its length, or None when a search
+    ran out of nodes). The
     attacker may have no king; the defender holds every piece on neither the board nor
     the attacker's hand."""
 

@@ -39,6 +39,8 @@ struct Settings {
     nodes: u64,
     depth: u32,
     defender_hand: DefenderHand,
+    /// Prove the shortest mate before answering (docs/METHOD.md §11.4).
+    shortest: bool,
 }
 
 impl Default for Settings {
@@ -49,6 +51,7 @@ impl Default for Settings {
             depth: shogi_mate::DEFAULT_MAX_DEPTH,
             // A GUI sends the position it shows, hands written out: keep them.
             defender_hand: DefenderHand::Sfen,
+            shortest: false,
         }
     }
 }
@@ -65,7 +68,7 @@ impl Settings {
             max_depth: self.depth,
             defender_hand: self.defender_hand,
             superiority: true,
-            shortest: false,
+            shortest: self.shortest,
         }
     }
 }
@@ -313,6 +316,7 @@ impl Engine {
             Settings::default().depth
         ));
         send("option name DefenderHand type combo default sfen var sfen var rest");
+        send("option name ShortestMate type check default false");
         send("usiok");
     }
 
@@ -376,6 +380,14 @@ impl Engine {
                 "rest" => self.settings.defender_hand = DefenderHand::Rest,
                 _ => info_string(&format!(
                     "setoption DefenderHand: {} is neither `sfen` nor `rest`",
+                    quoted(&value)
+                )),
+            },
+            "ShortestMate" => match value.as_str() {
+                "true" => self.settings.shortest = true,
+                "false" => self.settings.shortest = false,
+                _ => info_string(&format!(
+                    "setoption ShortestMate: {} is neither `true` nor `false`",
                     quoted(&value)
                 )),
             },

@@ -370,6 +370,10 @@ impl<G: Game> Solver<G> {
         self.opts.max_depth = full;
         best.shortest = (decided && lo == hi).then_some(hi);
         best.stats.nodes = nodes;
+        if let Some(c) = &self.control {
+            // The nodes of every search, not the last one's.
+            c.publish(nodes, best.stats.table_fill);
+        }
         best
     }
 

@@ -79,6 +79,9 @@ def test_mate_agrees_with_the_cli(cli):
         assert list(ours) == list(line)
         verdicts.add(ours["verdict"])
     assert {"mate", "no-mate"} <= verdicts
+    # The shortest mate, identically.
+    (line,) = json_lines(cli("mate", "--json", "--table-mb", "32", "--shortest", sfens[0]))
+    assert sc.mate(sfens[0], shortest=True) == line
     # A node limit makes unknowns, identically.
     (line,) = json_lines(cli("mate", "--json", "--table-mb", "32", "--nodes", "5", sfens[-1]))
     assert sc.mate(sfens[-1], nodes=5) == line
