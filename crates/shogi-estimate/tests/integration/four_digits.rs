@@ -43,6 +43,14 @@ fn statement(c: &Counters, space: &BigUint) -> String {
     format!("{}; {}", st.interval(), st.digits_text())
 }
 
+/// The same for mirror images distinct.
+fn statement_distinct(c: &Counters, space: &BigUint) -> String {
+    let e = Estimate::new(c, space);
+    let iv = e.positions_distinct_interval.unwrap();
+    let st = state(e.positions_distinct, iv.lo, iv.hi).unwrap();
+    format!("{}; {}", st.interval(), st.digits_text())
+}
+
 #[test]
 fn the_two_runs_and_their_pool() {
     let b = seed2027();
@@ -60,10 +68,22 @@ fn the_two_runs_and_their_pool() {
         statement(&b.counters, &space),
         "6.54872e68 ± 0.00050e68 (3σ), [6.54822e68, 6.54922e68]; 3 significant digits determined: 6.55e68; the fourth digit is 8 or 9 (6.548e68 or 6.549e68)"
     );
+    assert_eq!(
+        statement_distinct(&a, &space),
+        "1.30970e69 ± 0.00011e69 (3σ), [1.30959e69, 1.30980e69]; 4 significant digits determined: 1.310e69"
+    );
+    assert_eq!(
+        statement_distinct(&b.counters, &space),
+        "1.309744e69 ± 0.000100e69 (3σ), [1.309644e69, 1.309844e69]; 4 significant digits determined: 1.310e69"
+    );
     let mut pooled = a.clone();
     pooled.merge(&b.counters).unwrap();
     assert_eq!(pooled.samples, 11_523_197_696);
     let e = Estimate::new(&pooled, &space);
+    assert_eq!(
+        statement_distinct(&pooled, &space),
+        "1.309721e69 ± 0.000071e69 (3σ), [1.309650e69, 1.309792e69]; 4 significant digits determined: 1.310e69; the fifth digit is 7 or 8 (1.3097e69 or 1.3098e69)"
+    );
     println!(
         "pooled: {}; relative 3σ half-width {:.4e}; π̂ {:.7}, ρ̂ {:.8}; var {:.5e} + {:.5e}",
         statement(&pooled, &space),
