@@ -663,3 +663,103 @@ fn sample_prints_what_estimate_counts() {
     assert!(first.starts_with("7 "), "{first}");
     assert_eq!(text.lines().count(), 50);
 }
+
+/// The conditional estimator's samples: the weights and verdicts add up to the estimate's
+/// counters and `π̂`, each chosen position is its sample with White's king moved, and each
+/// certificate replays to the chosen position.
+#[test]
+fn conditional_samples_add_up_to_the_estimate() {
+    for game in ["mini", "shogi"] {
+        let args = [
+            "--game",
+            game,
+            "--samples",
+            "3000",
+            "--seed",
+            "9",
+            "--method",
+            "conditional",
+        ];
+        let (ok, out, err) = run(&[&["sample", "--json"][..], &args[..]].concat());
+        assert!(ok, "{err}");
+        let records: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let count = |v: &str| records.iter().filter(|r| r["verdict"] == v).count() as u64;
+        let e = json(&[&["estimate", "--json", "-q"][..], &args[..]].concat());
+        assert_eq!(
+            e["passed_mirror"].as_u64(),
+            Some(3000 - count("non-canonical") - count("no-safe-square"))
+        );
+        let with_predecessor =
+            count("reachable") + count("unreachable") + count("unknown") + count("not-searched");
+        assert_eq!(e["with_predecessor"].as_u64(), Some(with_predecessor));
+        assert_eq!(e["reachable"].as_u64(), Some(count("reachable")));
+        // π̂: the mean weight k/g of the samples with a predecessor.
+        let sum: f64 = records
+            .iter()
+            .filter(|r| {
+                ["reachable", "unreachable", "unknown", "not-searched"]
+                    .contains(&r["verdict"].as_str().unwrap())
+            })
+            .map(|r| r["safe_squares"].as_f64().unwrap() / r["king_squares"].as_f64().unwrap())
+            .sum();
+        let pi: f64 = e["pi_hat"].as_str().unwrap().parse().unwrap();
+        assert!(
+            (pi - sum / 3000.0).abs() < 1e-5 * pi,
+            "{pi} {}",
+            sum / 3000.0
+        );
+        for r in &records {
+            let (k, g) = (
+                r["safe_squares"].as_u64().unwrap(),
+                r["king_squares"].as_u64().unwrap(),
+            );
+            assert!(k <= g && g > 0);
+            assert_eq!(r.get("chosen").is_some(), k > 0, "{r}");
+            if let Some(chosen) = r["chosen"].as_str() {
+                // The same board but White's king, the same hands and side to move.
+                let (a, b) = (r["sfen"].as_str().unwrap(), chosen);
+                let strip = |s: &str| s.replace('k', "1");
+                let (ta, tb): (Vec<&str>, Vec<&str>) =
+                    (a.split(' ').collect(), b.split(' ').collect());
+                assert_eq!(ta[1..], tb[1..], "{a} / {b}");
+                assert_eq!(
+                    strip(ta[0]).chars().filter(|c| c.is_alphabetic()).count(),
+                    strip(tb[0]).chars().filter(|c| c.is_alphabetic()).count()
+                );
+            }
+        }
+        for r in records
+            .iter()
+            .filter(|r| r["verdict"] == "reachable")
+            .take(5)
+        {
+            let chosen = r["chosen"].as_str().unwrap();
+            let mut p = shogi_core::AnyPosition::from_sfen(r["kk"].as_str().unwrap()).unwrap();
+            for m in r["moves"].as_array().unwrap() {
+                match &mut p {
+                    shogi_core::AnyPosition::Shogi(p) => {
+                        p.play_usi(m.as_str().unwrap()).unwrap();
+                    }
+                    shogi_core::AnyPosition::Mini(p) => {
+                        p.play_usi(m.as_str().unwrap()).unwrap();
+                    }
+                }
+            }
+            let end = match &p {
+                shogi_core::AnyPosition::Shogi(p) => p.to_sfen(),
+                shogi_core::AnyPosition::Mini(p) => p.to_sfen(),
+            };
+            assert_eq!(
+                end.split(' ').take(3).collect::<Vec<_>>(),
+                chosen.split(' ').take(3).collect::<Vec<_>>()
+            );
+        }
+        assert!(
+            count("reachable") > 0 && count("no-predecessor") > 0,
+            "{game}"
+        );
+    }
+}
