@@ -29,6 +29,280 @@ pub struct MateBenchArgs {
     /// defence move rarely finishes, so each position is capped lower than the mates).
     #[arg(long, default_value_t = 200_000)]
     pass_nodes: u64,
+    /// A USI mate engine to run on the same sets, repeatable (KomoringHeights, YaneuraOu's
+    /// mate engine, another `shogi-count usi`...): each position as `position sfen` and `go
+    /// mate MS`, timed from `go` to `checkmate`; its mates are replayed. An outside program
+    /// run as one: never linked or vendored.
+    #[arg(long, value_name = "PATH")]
+    usi_engine: Vec<PathBuf>,
+    /// Arguments for each --usi-engine (split on spaces).
+    #[arg(long, value_name = "ARGS", default_value = "")]
+    usi_args: String,
+    /// `setoption name NAME value VALUE` for each --usi-engine, repeatable: for
+    /// KomoringHeights `Threads=1` (it defaults to 4) and `PostSearchLevel=None` (stop at the
+    /// first mate, as shogi-mate does without --shortest).
+    #[arg(long, value_name = "NAME=VALUE")]
+    usi_option: Vec<String>,
+    /// The time cap of each `go mate`, in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    usi_ms: u64,
+    /// `setoption name USI_Hash value MB` for every USI engine.
+    #[arg(long, default_value_t = 256)]
+    usi_hash_mb: u64,
+    /// Only the USI rows (no in-process shogi-mate, ablation, cshogi or pass-count runs).
+    #[arg(long)]
+    usi_only: bool,
+    /// Run `testdata/mate/shogi_random.tsv` (1,500 positions from random games, picked
+    /// blind) over USI with the --usi-ms cap: `shogi-count usi` and every --usi-engine,
+    /// one after the other, and count what each decides that another does not.
+    #[arg(long)]
+    random_set: bool,
+    /// The shogi-count binary whose `usi` engine is the shogi-mate row of --random-set.
+    #[arg(long, default_value_os_t = crate::workspace_root().join("target/release/shogi-count"))]
+    ours: PathBuf,
+    /// Only the first N positions of --random-set (a smoke run).
+    #[arg(long, value_name = "N")]
+    first: Option<usize>,
+    /// Also write every engine's answer per position of --random-set to this TSV.
+    #[arg(long, value_name = "FILE")]
+    per_position: Option<PathBuf>,
+}
+
+/// An engine to drive over USI: its program, arguments and options.
+struct UsiSpec {
+    bin: PathBuf,
+    args: Vec<String>,
+    options: Vec<(String, String)>,
+}
+
+impl UsiSpec {
+    /// The --usi-engine engines, with --usi-args and --usi-option.
+    fn outside(args: &MateBenchArgs) -> Result<Vec<UsiSpec>, String> {
+        let options = args
+            .usi_option
+            .iter()
+            .map(|o| {
+                o.split_once('=')
+                    .map(|(n, v)| (n.to_string(), v.to_string()))
+                    .ok_or_else(|| format!("--usi-option `{o}`: expected NAME=VALUE"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(args
+            .usi_engine
+            .iter()
+            .map(|bin| UsiSpec {
+                bin: bin.clone(),
+                args: args.usi_args.split_whitespace().map(String::from).collect(),
+                options: options.clone(),
+            })
+            .collect())
+    }
+
+    /// `shogi-count usi` (one thread, its defaults otherwise).
+    fn ours(args: &MateBenchArgs) -> UsiSpec {
+        UsiSpec {
+            bin: args.ours.clone(),
+            args: vec!["usi".into()],
+            options: Vec::new(),
+        }
+    }
+}
+
+/// One engine's answer on one position.
+#[derive(Clone, Copy)]
+struct Answer {
+    verdict: Verdict,
+    /// The length of the mate line (0 unless a mate).
+    plies: usize,
+    nodes: u64,
+    time: Duration,
+}
+
+/// One USI engine over a set, one `go mate ms` per position, with `USI_Hash hash_mb`; the
+/// engine's name and its answers. A mate whose line does not replay is an error: a false
+/// verdict is never counted as a decision.
+fn usi_answers(
+    spec: &UsiSpec,
+    hash_mb: u64,
+    ms: u64,
+    positions: &[Position<Shogi>],
+    sfens: &[String],
+) -> Result<(String, Vec<Answer>), String> {
+    let extra: Vec<&str> = spec.args.iter().map(String::as_str).collect();
+    let mut e = crate::usi_bench::Engine::start(&spec.bin, &extra)?;
+    let mut name = spec.bin.display().to_string();
+    let result = (|| {
+        e.send("usi")?;
+        e.until_seeing("usiok", |l| {
+            if let Some(n) = l.strip_prefix("id name ") {
+                name = n.to_string();
+            }
+        })?;
+        e.send(&format!("setoption name USI_Hash value {hash_mb}"))?;
+        for (n, v) in &spec.options {
+            e.send(&format!("setoption name {n} value {v}"))?;
+        }
+        e.send("isready")?;
+        e.until("readyok")?;
+        let mut answers = Vec::with_capacity(positions.len());
+        for (pos, sfen) in positions.iter().zip(sfens) {
+            e.send("usinewgame")?;
+            e.send(&format!("position sfen {sfen}"))?;
+            let start = Instant::now();
+            e.send(&format!("go mate {ms}"))?;
+            let mut nodes = 0u64;
+            let (line, at) = e.until_seeing("checkmate", |l| {
+                let mut words = l.split_whitespace();
+                while let Some(w) = words.next() {
+                    if w == "nodes" {
+                        if let Some(n) = words.next().and_then(|n| n.parse().ok()) {
+                            nodes = n;
+                        }
+                    }
+                }
+            })?;
+            let mut answer = Answer {
+                verdict: Verdict::Unknown,
+                plies: 0,
+                nodes,
+                time: at - start,
+            };
+            match line.split_whitespace().nth(1) {
+                Some("nomate") => answer.verdict = Verdict::NoMate,
+                Some("timeout") | Some("notimplemented") | None => {}
+                Some(_) => {
+                    let root = shogi_mate::with_defender_hand(pos, shogi_mate::DefenderHand::Sfen);
+                    let moves = line
+                        .split_whitespace()
+                        .skip(1)
+                        .map(shogi_core::Move::from_usi::<Shogi>)
+                        .collect::<Result<Vec<_>, _>>()
+                        .map_err(|err| format!("{name} on {sfen}: `{line}`: {err}"))?;
+                    shogi_mate::verify_line(&root, &moves).map_err(|err| {
+                        format!("{name} on {sfen}: `{line}` does not mate: {err}")
+                    })?;
+                    answer.verdict = Verdict::Mate;
+                    answer.plies = moves.len();
+                }
+            }
+            answers.push(answer);
+        }
+        Ok(answers)
+    })();
+    e.quit();
+    result.map(|a| (name, a))
+}
+
+impl Run {
+    fn of(answers: &[Answer]) -> Run {
+        let mut run = Run::default();
+        for a in answers {
+            run.time += a.time;
+            run.nodes += a.nodes;
+            match a.verdict {
+                Verdict::Mate => run.mate += 1,
+                Verdict::NoMate => run.no_mate += 1,
+                Verdict::Unknown => run.unknown += 1,
+            }
+        }
+        run
+    }
+}
+
+/// `--random-set`: every engine over shogi_random.tsv, the decisions one makes and another
+/// does not, contradictions (an error), and cshogi's mates (the file's column) left unproved.
+fn random_set(args: &MateBenchArgs, positions: &[Position<Shogi>]) -> Result<(), String> {
+    const FILE: &str = "shogi_random.tsv";
+    let n = args.first.unwrap_or(positions.len()).min(positions.len());
+    let positions = &positions[..n];
+    let sfens = &sfens(FILE)?[..n];
+    let cshogi_mates: Vec<bool> = column(FILE, 1)?[..n].iter().map(|v| v == "mate").collect();
+    let mut specs = vec![UsiSpec::ours(args)];
+    specs.extend(UsiSpec::outside(args)?);
+    let mut runs = Vec::new();
+    for spec in &specs {
+        runs.push(usi_answers(
+            spec,
+            args.usi_hash_mb,
+            args.usi_ms,
+            positions,
+            sfens,
+        )?);
+    }
+    println!(
+        "| engine ({FILE}, go mate {} ms) | time | nodes | mate / no-mate / unknown | cshogi's {} mates not proved |",
+        args.usi_ms,
+        cshogi_mates.iter().filter(|&&m| m).count()
+    );
+    println!("|---|---|---|---|---|");
+    for (name, answers) in &runs {
+        let r = Run::of(answers);
+        let missed = answers
+            .iter()
+            .zip(&cshogi_mates)
+            .filter(|(a, &m)| m && a.verdict != Verdict::Mate)
+            .count();
+        println!(
+            "| {name} | {:.3} s | {} | {} / {} / {} | {missed} |",
+            r.time.as_secs_f64(),
+            r.nodes,
+            r.mate,
+            r.no_mate,
+            r.unknown
+        );
+    }
+    println!();
+    println!("| decided by | and not by | mates | no-mates |");
+    println!("|---|---|---|---|");
+    for (a_name, a) in &runs {
+        for (b_name, b) in &runs {
+            if std::ptr::eq(a, b) {
+                continue;
+            }
+            let (mut mates, mut no_mates) = (0, 0);
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                match (x.verdict, y.verdict) {
+                    (Verdict::Mate, Verdict::NoMate) | (Verdict::NoMate, Verdict::Mate) => {
+                        return Err(format!(
+                            "{a_name} and {b_name} contradict each other on {}",
+                            sfens[i]
+                        ))
+                    }
+                    (Verdict::Mate, Verdict::Unknown) => mates += 1,
+                    (Verdict::NoMate, Verdict::Unknown) => no_mates += 1,
+                    _ => {}
+                }
+            }
+            println!("| {a_name} | {b_name} | {mates} | {no_mates} |");
+        }
+    }
+    if let Some(path) = &args.per_position {
+        let mut out = String::from("sfen");
+        for (name, _) in &runs {
+            out += &format!("\t{name}: verdict\tplies\tnodes\tms");
+        }
+        out.push('\n');
+        for (i, sfen) in sfens.iter().enumerate() {
+            out += sfen;
+            for (_, answers) in &runs {
+                let a = answers[i];
+                let v = match a.verdict {
+                    Verdict::Mate => "mate",
+                    Verdict::NoMate => "nomate",
+                    Verdict::Unknown => "unknown",
+                };
+                out += &format!(
+                    "\t{v}\t{}\t{}\t{:.1}",
+                    a.plies,
+                    a.nodes,
+                    a.time.as_secs_f64() * 1e3
+                );
+            }
+            out.push('\n');
+        }
+        std::fs::write(path, out).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 fn testdata() -> PathBuf {
@@ -36,13 +310,22 @@ fn testdata() -> PathBuf {
 }
 
 pub(crate) fn sfens(file: &str) -> Result<Vec<String>, String> {
+    column(file, 0)
+}
+
+/// Column `k` (tab-separated) of a data file's lines.
+fn column(file: &str, k: usize) -> Result<Vec<String>, String> {
     let path = testdata().join(file);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(text
-        .lines()
+    text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .filter_map(|l| l.split('\t').next().map(str::to_string))
-        .collect())
+        .map(|l| {
+            l.split('\t')
+                .nth(k)
+                .map(str::to_string)
+                .ok_or_else(|| format!("{}: `{l}` has no column {}", path.display(), k + 1))
+        })
+        .collect()
 }
 
 /// Verdict counts, nodes and solving time of one solver over one set.
@@ -125,10 +408,31 @@ pub fn run(args: MateBenchArgs) -> Result<(), String> {
         max_nodes: args.nodes,
         ..MateOptions::default()
     };
+    if args.random_set {
+        return random_set(&args, &read("shogi_random.tsv")?);
+    }
+    let outside = UsiSpec::outside(&args)?;
     println!("| set | solver | time | nodes | mate / no-mate / unknown |");
     println!("|---|---|---|---|---|");
     for file in ["shogi_mates.tsv", "shogi_nomates.tsv"] {
         let positions = read(file)?;
+        for spec in &outside {
+            let (name, answers) = usi_answers(
+                spec,
+                args.usi_hash_mb,
+                args.usi_ms,
+                &positions,
+                &sfens(file)?,
+            )?;
+            row(
+                &format!("{name} (USI, go mate {} ms)", args.usi_ms),
+                file,
+                &Run::of(&answers),
+            );
+        }
+        if args.usi_only {
+            continue;
+        }
         row("shogi-mate", file, &ours(&positions, opts));
         row(
             "shogi-mate, no proof pieces or superiority",
@@ -140,6 +444,11 @@ pub fn run(args: MateBenchArgs) -> Result<(), String> {
                     ..opts
                 },
             ),
+        );
+        row(
+            "shogi-mate, no threshold control (TCA)",
+            file,
+            &ours(&positions, MateOptions { tca: false, ..opts }),
         );
         match cshogi(&args, file) {
             Ok(r) => row("cshogi DfPn", file, &r),

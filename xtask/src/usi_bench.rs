@@ -34,21 +34,54 @@ pub struct StopLatencyArgs {
 }
 
 /// The engine process, read line by line on this thread.
-struct Engine {
+pub(crate) struct Engine {
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
 }
 
 impl Engine {
-    fn send(&mut self, line: &str) -> Result<(), String> {
+    /// Starts `bin` with `args` and its pipes.
+    pub(crate) fn start(bin: &std::path::Path, args: &[&str]) -> Result<Engine, String> {
+        let mut child = Command::new(bin)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("{}: {e}", bin.display()))?;
+        let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err("the engine's pipes were not opened".into());
+        };
+        Ok(Engine {
+            child,
+            input,
+            output: BufReader::new(output),
+        })
+    }
+
+    /// Asks the engine to quit and waits for it.
+    pub(crate) fn quit(mut self) {
+        let _ = self.send("quit");
+        let _ = self.child.wait();
+    }
+
+    pub(crate) fn send(&mut self, line: &str) -> Result<(), String> {
         writeln!(self.input, "{line}")
             .and_then(|()| self.input.flush())
             .map_err(|e| format!("writing `{line}` to the engine: {e}"))
     }
 
     /// Reads up to the first line that starts with `prefix`; returns it, and when it came.
-    fn until(&mut self, prefix: &str) -> Result<(String, Instant), String> {
+    pub(crate) fn until(&mut self, prefix: &str) -> Result<(String, Instant), String> {
+        self.until_seeing(prefix, |_| {})
+    }
+
+    /// [`Engine::until`], showing `seen` every line before it.
+    pub(crate) fn until_seeing(
+        &mut self,
+        prefix: &str,
+        mut seen: impl FnMut(&str),
+    ) -> Result<(String, Instant), String> {
         let mut line = String::new();
         loop {
             line.clear();
@@ -63,6 +96,7 @@ impl Engine {
             if line.starts_with(prefix) {
                 return Ok((line.trim_end().to_string(), at));
             }
+            seen(line.trim_end());
         }
     }
 }

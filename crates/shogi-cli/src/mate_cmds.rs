@@ -52,6 +52,10 @@ pub enum MateCommand {
         /// ablation of docs/BENCHMARKS.md; slower, same verdicts).
         #[arg(long)]
         no_superiority: bool,
+        /// Without the threshold controlling algorithm against cycles (the ablation of
+        /// docs/BENCHMARKS.md; some positions with cycles of checks are then left unknown).
+        #[arg(long)]
+        no_tca: bool,
         /// Prove the shortest mate (the attacker shortest, the defender longest over every
         /// reply): searches within decreasing depth limits until one finds none
         /// (docs/METHOD.md §11.4). The JSON's `shortest` is then the proved length; `null`
@@ -323,6 +327,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
             nodes,
             common,
             no_superiority,
+            no_tca,
             shortest,
             kif,
             files,
@@ -336,6 +341,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
                 defender_hand,
                 superiority: !no_superiority,
                 shortest,
+                tca: !no_tca,
             };
             let plan = plan(&inputs, common)?;
             match kif {

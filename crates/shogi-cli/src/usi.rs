@@ -69,6 +69,7 @@ impl Settings {
             defender_hand: self.defender_hand,
             superiority: true,
             shortest: self.shortest,
+            tca: true,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Depth-first proof-number search for checkmates (docs/METHOD.md §11–§12).
 
 use crate::hand::PackedHand;
-use crate::history::{History, RepEntry};
+use crate::history::{History, RepTable};
 use crate::pieces;
 use crate::table::{Probe, Table, TableStats, INF};
 use crate::{DefenderHand, SearchControl, CHECK_INTERVAL};
@@ -34,6 +34,11 @@ pub struct MateOptions {
     /// Whether [`Solver::solve`] goes on to prove the shortest mate
     /// ([`Solver::solve_shortest`]).
     pub shortest: bool,
+    /// The threshold controlling algorithm (docs/METHOD.md §11.2): a node whose children
+    /// include a position of the current path searches on past its thresholds until a new
+    /// position has been expanded below it, so that a cycle cannot send the search back and
+    /// forth between the same nodes for ever (off: the ablation of docs/BENCHMARKS.md).
+    pub tca: bool,
 }
 
 impl Default for MateOptions {
@@ -45,6 +50,7 @@ impl Default for MateOptions {
             defender_hand: DefenderHand::Rest,
             superiority: true,
             shortest: false,
+            tca: true,
         }
     }
 }
@@ -136,10 +142,6 @@ impl Hasher for KeyHasher {
 
 pub(crate) type KeyMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
 
-/// Disproofs that rest on a repetition above their node, by the node's full key, with the
-/// part of the path they rest on (docs/METHOD.md §11.2, [`crate::history`]).
-pub(crate) type RepMap = HashMap<u64, RepEntry, BuildHasherDefault<KeyHasher>>;
-
 /// What the line planned through a proof knows of a position: the length of its line and
 /// the move (none at the checkmate), or that it has no line within so many plies.
 #[derive(Clone, Copy)]
@@ -223,6 +225,8 @@ struct Child {
     repeats: Option<u32>,
     /// The child's initial proof number, once computed in this expansion.
     init_pn: Option<u32>,
+    /// Whether the last refresh found nothing in the table: the child is a new position.
+    fresh: bool,
     out: Outcome,
 }
 
@@ -234,7 +238,7 @@ pub struct Solver<G: Game> {
     table: Table,
     /// Path-dependent disproofs (they rest on a repetition above them), by full key, with
     /// the part of the path they need.
-    rep_table: RepMap,
+    rep_table: RepTable,
     /// Full keys of the positions on the current path.
     history: History,
     children: Vec<Child>,
@@ -243,6 +247,10 @@ pub struct Solver<G: Game> {
     aborted: bool,
     /// Who may stop this search, and sees its progress.
     control: Option<SearchControl>,
+    /// The threshold controlling algorithm's count of cycles met on the current path whose
+    /// extension has not yet expanded a new position (Kishimoto 2010 has a flag; a count
+    /// lets nested cycles each get their extension).
+    tca: u32,
     /// The proved check of the attacker node `mid` proved last (so, after a call at an
     /// attacker node that proves it, that node's).
     proved_by: Option<Move>,
@@ -297,13 +305,14 @@ impl<G: Game> Solver<G> {
         Solver {
             opts,
             table,
-            rep_table: RepMap::default(),
+            rep_table: RepTable::default(),
             history: History::new(),
             children: Vec::with_capacity(4096),
             attacker: Color::Black,
             nodes: 0,
             aborted: false,
             control: None,
+            tca: 0,
             proved_by: None,
             _game: core::marker::PhantomData,
         }
@@ -387,6 +396,7 @@ impl<G: Game> Solver<G> {
         self.children.clear();
         self.attacker = root.side_to_move();
         self.nodes = 0;
+        self.tca = 0;
         self.aborted = self.control.as_ref().is_some_and(|c| c.is_stopped());
         let out = self.mid(&root, INF, INF, 1);
         let mut result = MateResult {
@@ -550,6 +560,7 @@ impl<G: Game> Solver<G> {
                 full,
                 repeats: self.history.depth(full),
                 init_pn: None,
+                fresh: false,
                 out: Outcome {
                     pn: 1,
                     dn: 1,
@@ -567,6 +578,7 @@ impl<G: Game> Solver<G> {
     #[inline]
     fn refresh(&mut self, pos: &Position<G>, or_node: bool, i: usize, remaining: u16, depth: u32) {
         let c = self.children[i];
+        self.children[i].fresh = false;
         let disproved = |rep, bound| Outcome {
             pn: INF,
             dn: 0,
@@ -578,11 +590,10 @@ impl<G: Game> Solver<G> {
         let out = if let Some(depth) = c.repeats {
             // A repeated position: a cycle of checks, which never mates.
             disproved(depth, ANY_DEPTH)
-        } else if let Some(out) = self.rep_table.get(&c.full).and_then(|e| {
-            let anchor = self.history.holds(e, depth)?;
-            (remaining <= e.bound).then(|| disproved(anchor, e.bound))
-        }) {
-            out
+        } else if let Some((anchor, bound)) =
+            self.rep_table.find(c.full, &self.history, depth, remaining)
+        {
+            disproved(anchor, bound)
         } else {
             let p = self.table.probe(c.key, c.hand, remaining);
             // A stored mate longer than the plies left (proved where more were left) is no
@@ -596,6 +607,7 @@ impl<G: Game> Solver<G> {
                         pn
                     }
                 };
+                self.children[i].fresh = p.hit == crate::table::Hit::Miss;
                 Outcome::open(pn, c.hand)
             } else {
                 Outcome::from_probe(p)
@@ -676,6 +688,7 @@ impl<G: Game> Solver<G> {
             return out;
         }
         self.history.enter(pos.key(), depth);
+        let tca_before = self.tca;
         let mut searched: Option<(usize, Outcome)> = None;
         let (mut pn, mut dn);
         loop {
@@ -692,6 +705,26 @@ impl<G: Game> Solver<G> {
             let best = start + best;
             pn = p;
             dn = d;
+            // Threshold control: a child on the path closes a cycle, whose numbers can
+            // send this node back to its parent and the parent back here without either
+            // learning anything; searching on until a new position is expanded below
+            // breaks that. Once the extension it began is used up, back to the parent.
+            let (mut th_pn, mut th_dn) = (th_pn, th_dn);
+            if searched.is_none() {
+                if self.opts.tca
+                    && self.children[start..end]
+                        .iter()
+                        .any(|c| c.repeats.is_some())
+                {
+                    self.tca += 1;
+                }
+            } else if self.tca == 0 && tca_before > 0 {
+                break;
+            }
+            if self.tca > 0 {
+                th_pn = th_pn.max(pn.saturating_add(1));
+                th_dn = th_dn.max(dn.saturating_add(1));
+            }
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.aborted {
                 break;
             }
@@ -701,11 +734,15 @@ impl<G: Game> Solver<G> {
             } else {
                 (sub_threshold(th_pn, pn, c.out.pn), th_dn.min(widen(second)))
             };
+            if c.fresh {
+                self.tca = self.tca.saturating_sub(1);
+            }
             let mut next = pos.clone();
             next.play_unchecked(c.mv);
             let out = self.mid(&next, cth_pn, cth_dn, depth + 1);
             searched = Some((best, out));
         }
+        self.tca = self.tca.min(tca_before);
         self.history.leave(pos.key());
         let amount = self.nodes - nodes_before + 1;
         let out = if pn == 0 {
@@ -732,9 +769,6 @@ impl<G: Game> Solver<G> {
         self.children.truncate(start);
         if out.dn == 0 && out.rep < depth {
             // Rests on a position above this one: true while that position is on the path.
-            if self.rep_table.len() > 1 << 20 {
-                self.rep_table.clear();
-            }
             let entry = self.history.rest_on(out.rep, depth, out.bound);
             self.rep_table.insert(pos.key(), entry);
             return out;
@@ -1113,6 +1147,7 @@ pub(crate) fn aggregate_numbers(
     let mut second = INF;
     let mut best = 0;
     let mut sum: u64 = 0;
+    let mut largest = 0;
     for (i, (pn, dn)) in children.enumerate() {
         let (mine, other) = if or_node { (pn, dn) } else { (dn, pn) };
         if mine < least {
@@ -1122,12 +1157,16 @@ pub(crate) fn aggregate_numbers(
         } else if mine < second {
             second = mine;
         }
-        sum = sum.saturating_add(other as u64);
+        if other >= SUM_LIMIT {
+            largest = largest.max(other);
+        } else {
+            sum += other as u64;
+        }
     }
     let sum = if least == 0 {
         INF
     } else {
-        sum.min(INF as u64 - 1) as u32
+        (sum + largest as u64).min(INF as u64 - 1) as u32
     };
     if or_node {
         (least, sum, best, second)
@@ -1135,6 +1174,14 @@ pub(crate) fn aggregate_numbers(
         (sum, least, best, second)
     }
 }
+
+/// Children whose number is this large count by their maximum, not their sum. In cycles a
+/// node's number is summed from its descendants' stored numbers, which were summed from
+/// its own: summing grows them geometrically until they stick just under infinity, where
+/// the thresholds stop telling the search anything (a position with a cycle of checks
+/// then runs to the node limit in a few thousand positions). Counting the large ones by
+/// their maximum grows them additively.
+pub(crate) const SUM_LIMIT: u32 = INF / 1024;
 
 /// The threshold for the second-best child plus a quarter: the widening (1 + ε with
 /// ε = 1/4) that keeps df-pn from switching back and forth between two close children.

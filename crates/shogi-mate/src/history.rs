@@ -13,7 +13,9 @@
 //! the anchor alone, as it was, a disproof that also used a deeper repetition was reused on
 //! paths that lacked it: a false no-mate by construction.
 
-use crate::dfpn::KeyMap;
+use crate::dfpn::{KeyHasher, KeyMap};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 /// A disproof that rests on a repetition above its node (see the module's text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +26,82 @@ pub(crate) struct RepEntry {
     pub segment: u64,
     /// The disproof's depth bound (as in the table).
     pub bound: u16,
+}
+
+/// How many path-dependent disproofs are kept per position. One was too few: in a cycle of
+/// checks the same positions are met again deeper, each meeting rests on another part of
+/// the path, and with one slot the deeper disproof replaced the shallower one that the
+/// search above still needed, so two siblings could search each other's replacements in
+/// turn for ever (a position of `testdata/mate/shogi_random.tsv` ran 30 million nodes).
+const REP_WAYS: usize = 4;
+
+/// The path-dependent disproofs of a search, by the position's full key: up to
+/// [`REP_WAYS`] per position, each with the part of the path it rests on, the oldest
+/// replaced first.
+#[derive(Default)]
+pub(crate) struct RepTable {
+    map: HashMap<u64, RepSlots, BuildHasherDefault<KeyHasher>>,
+}
+
+#[derive(Clone, Copy)]
+struct RepSlots {
+    entries: [RepEntry; REP_WAYS],
+    len: u8,
+    /// The slot the next new entry replaces once all are used.
+    next: u8,
+}
+
+impl RepTable {
+    /// The most positions held before the table is emptied (a bound on its memory).
+    const MAX_POSITIONS: usize = 1 << 20;
+
+    /// Forgets every disproof.
+    pub fn clear(&mut self) {
+        self.map.clear();
+    }
+
+    /// Keeps the disproof `e` of the position `key`; for an entry resting on the same part
+    /// of the path, the larger depth bound (both disproofs hold).
+    pub fn insert(&mut self, key: u64, e: RepEntry) {
+        if self.map.len() >= Self::MAX_POSITIONS && !self.map.contains_key(&key) {
+            self.map.clear();
+        }
+        let slots = self.map.entry(key).or_insert(RepSlots {
+            entries: [e; REP_WAYS],
+            len: 0,
+            next: 0,
+        });
+        let used = &mut slots.entries[..slots.len as usize];
+        if let Some(same) = used
+            .iter_mut()
+            .find(|x| x.anchor == e.anchor && x.segment == e.segment)
+        {
+            same.bound = same.bound.max(e.bound);
+        } else if (slots.len as usize) < REP_WAYS {
+            slots.entries[slots.len as usize] = e;
+            slots.len += 1;
+        } else {
+            slots.entries[slots.next as usize] = e;
+            slots.next = (slots.next + 1) % REP_WAYS as u8;
+        }
+    }
+
+    /// A disproof of the position `key`, as a child of the node at depth `parent` of
+    /// `history`, that holds there with at least `remaining` plies left: the depth of its
+    /// anchor and its bound.
+    pub fn find(
+        &self,
+        key: u64,
+        history: &History,
+        parent: u32,
+        remaining: u16,
+    ) -> Option<(u32, u16)> {
+        let slots = self.map.get(&key)?;
+        slots.entries[..slots.len as usize]
+            .iter()
+            .filter(|e| remaining <= e.bound)
+            .find_map(|e| Some((history.holds(e, parent)?, e.bound)))
+    }
 }
 
 /// The current path: each position's depth (the root is at depth 1) and running sums of
@@ -145,6 +223,34 @@ mod tests {
         let mut left = path(&[a, x, b]);
         left.leave(a);
         assert_eq!(left.holds(&e, 3), None);
+    }
+
+    /// The same position's disproofs on two parts of the path are both kept: the one the
+    /// search above needs is not replaced by one found deeper.
+    #[test]
+    fn a_position_keeps_its_disproofs_for_several_paths() {
+        let (a, x, b, y, n) = (11, 22, 44, 55, 99);
+        let shallow = path(&[a, x]);
+        let deep = path(&[a, x, b, y]);
+        let mut t = RepTable::default();
+        t.insert(n, shallow.rest_on(1, 3, u16::MAX));
+        t.insert(n, deep.rest_on(3, 5, 7));
+        // On the deep path both hold (the first one found is returned); on the shallow one
+        // only the first.
+        assert_eq!(t.find(n, &shallow, 2, 100), Some((1, u16::MAX)));
+        assert_eq!(t.find(n, &path(&[x, b, y]), 3, 7), Some((2, 7)));
+        // The deeper one's bound is 7: not with more plies left.
+        assert_eq!(t.find(n, &path(&[x, b, y]), 3, 8), None);
+        assert_eq!(t.find(n, &path(&[x, b]), 2, 0), None);
+        // The same part of the path again: one entry, with the larger bound.
+        t.insert(n, deep.rest_on(3, 5, 9));
+        assert_eq!(t.find(n, &path(&[x, b, y]), 3, 9), Some((2, 9)));
+        // Once REP_WAYS more are kept, the oldest goes.
+        for k in 0..REP_WAYS as u64 {
+            t.insert(n, path(&[100 + k, 200 + k]).rest_on(1, 3, u16::MAX));
+        }
+        assert_eq!(t.find(n, &shallow, 2, 0), None);
+        assert_eq!(t.find(n, &path(&[100, 200]), 2, 0), Some((1, u16::MAX)));
     }
 
     #[test]

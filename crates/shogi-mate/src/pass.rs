@@ -6,11 +6,9 @@
 //! check (every reply, bound kept), and a defender node after a quiet move (a pass, bound
 //! n − 1, and every defence move of the chosen set, bound n).
 
-use crate::dfpn::{
-    aggregate_numbers, deeper, extend_path, sub_threshold, widen, RepMap, ANY_DEPTH,
-};
+use crate::dfpn::{aggregate_numbers, deeper, extend_path, sub_threshold, widen, ANY_DEPTH};
 use crate::hand::PackedHand;
-use crate::history::History;
+use crate::history::{History, RepTable};
 use crate::table::{Table, TableStats, INF};
 use crate::DefenderHand;
 use shogi_core::{Game, Move, MoveList, Position, Square};
@@ -151,7 +149,7 @@ const NO_REP: u32 = u32::MAX;
 pub struct PassSolver<G: Game> {
     opts: PassOptions,
     table: Table,
-    rep_table: RepMap,
+    rep_table: RepTable,
     /// The node keys of the current path.
     history: History,
     children: Vec<Child>,
@@ -192,7 +190,7 @@ impl<G: Game> PassSolver<G> {
         PassSolver {
             opts,
             table,
-            rep_table: RepMap::default(),
+            rep_table: RepTable::default(),
             history: History::new(),
             children: Vec::with_capacity(4096),
             nodes: 0,
@@ -396,10 +394,10 @@ impl<G: Game> PassSolver<G> {
                     (Some((j, out)), _) if j == i => out,
                     (_, Some(d)) => final_numbers(INF, 0, d, ANY_DEPTH),
                     _ => {
-                        let rep = self.rep_table.get(&c.key).and_then(|e| {
-                            let d = self.history.holds(e, depth)?;
-                            (remaining <= e.bound).then_some(final_numbers(INF, 0, d, e.bound))
-                        });
+                        let rep = self
+                            .rep_table
+                            .find(c.key, &self.history, depth, remaining)
+                            .map(|(d, bound)| final_numbers(INF, 0, d, bound));
                         rep.unwrap_or_else(|| {
                             let p = self.table.probe(c.key, PackedHand::EMPTY, remaining);
                             let bound = if p.dn == 0 { p.len } else { ANY_DEPTH };
@@ -451,9 +449,6 @@ impl<G: Game> PassSolver<G> {
         let out = final_numbers(pn, dn, rep, deeper(limit));
         self.children.truncate(start);
         if dn == 0 && rep < depth {
-            if self.rep_table.len() > 1 << 20 {
-                self.rep_table.clear();
-            }
             let entry = self.history.rest_on(rep, depth, out.bound);
             self.rep_table.insert(key, entry);
             return out;

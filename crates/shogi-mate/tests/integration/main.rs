@@ -7,6 +7,7 @@
 
 mod common;
 mod control;
+mod cycles;
 mod fuzz_regressions;
 mod mini_exhaustive;
 mod problem_sets;
