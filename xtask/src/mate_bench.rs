@@ -450,6 +450,17 @@ pub fn run(args: MateBenchArgs) -> Result<(), String> {
             file,
             &ours(&positions, MateOptions { tca: false, ..opts }),
         );
+        row(
+            "shogi-mate, no delayed moves",
+            file,
+            &ours(
+                &positions,
+                MateOptions {
+                    delay: false,
+                    ..opts
+                },
+            ),
+        );
         match cshogi(&args, file) {
             Ok(r) => row("cshogi DfPn", file, &r),
             Err(e) => println!("| {file} | cshogi DfPn | skipped: {e} | | |"),

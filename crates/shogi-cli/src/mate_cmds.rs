@@ -56,6 +56,11 @@ pub enum MateCommand {
         /// docs/BENCHMARKS.md; some positions with cycles of checks are then left unknown).
         #[arg(long)]
         no_tca: bool,
+        /// Without delayed moves (the defender's drops on one square counted one by one,
+        /// checks without promotion after the promotion): the ablation of
+        /// docs/BENCHMARKS.md.
+        #[arg(long)]
+        no_delay: bool,
         /// Prove the shortest mate (the attacker shortest, the defender longest over every
         /// reply): searches within decreasing depth limits until one finds none
         /// (docs/METHOD.md §11.4). The JSON's `shortest` is then the proved length; `null`
@@ -328,6 +333,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
             common,
             no_superiority,
             no_tca,
+            no_delay,
             shortest,
             kif,
             files,
@@ -342,6 +348,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
                 superiority: !no_superiority,
                 shortest,
                 tca: !no_tca,
+                delay: !no_delay,
             };
             let plan = plan(&inputs, common)?;
             match kif {

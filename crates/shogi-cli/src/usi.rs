@@ -70,6 +70,7 @@ impl Settings {
             superiority: true,
             shortest: self.shortest,
             tca: true,
+            delay: true,
         }
     }
 }

@@ -39,6 +39,11 @@ pub struct MateOptions {
     /// position has been expanded below it, so that a cycle cannot send the search back and
     /// forth between the same nodes for ever (off: the ablation of docs/BENCHMARKS.md).
     pub tca: bool,
+    /// Delayed moves (docs/METHOD.md §11.2): of the defender's drops on one square only the
+    /// first is counted and searched until it is proved, then the next; of a check with and
+    /// without promotion, the one without waits until the promotion is disproved. Off: every
+    /// move counts from the start (the ablation of docs/BENCHMARKS.md).
+    pub delay: bool,
 }
 
 impl Default for MateOptions {
@@ -51,6 +56,7 @@ impl Default for MateOptions {
             superiority: true,
             shortest: false,
             tca: true,
+            delay: true,
         }
     }
 }
@@ -227,6 +233,8 @@ struct Child {
     init_pn: Option<u32>,
     /// Whether the last refresh found nothing in the table: the child is a new position.
     fresh: bool,
+    /// The child (index in the node's children) this one waits for ([`MateOptions::delay`]).
+    after: Option<u16>,
     out: Outcome,
 }
 
@@ -536,6 +544,7 @@ impl<G: Game> Solver<G> {
             pos.legal_moves(&mut list);
         }
         let board_key = pos.board_key();
+        let start = self.children.len();
         for mv in list {
             let captured = match mv {
                 Move::Normal { to, .. } => pos.piece_at(to).map(|p| p.kind),
@@ -561,6 +570,7 @@ impl<G: Game> Solver<G> {
                 repeats: self.history.depth(full),
                 init_pn: None,
                 fresh: false,
+                after: None,
                 out: Outcome {
                     pn: 1,
                     dn: 1,
@@ -570,6 +580,43 @@ impl<G: Game> Solver<G> {
                     bound: ANY_DEPTH,
                 },
             });
+        }
+        if self.opts.delay {
+            self.link_delayed(start, or_node);
+        }
+    }
+
+    /// Chains the moves that wait for another ([`MateOptions::delay`]): interpositions on
+    /// one square are nearly the same defence, and summing their proof numbers makes a
+    /// check that allows many of them look many times harder than it is; a check without
+    /// promotion rarely mates where the promotion does not.
+    fn link_delayed(&mut self, start: usize, or_node: bool) {
+        let kids = &mut self.children[start..];
+        if or_node {
+            for i in 0..kids.len() {
+                if let Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                } = kids[i].mv
+                {
+                    let promoted = Move::Normal {
+                        from,
+                        to,
+                        promote: true,
+                    };
+                    kids[i].after = kids.iter().position(|c| c.mv == promoted).map(|j| j as u16);
+                }
+            }
+        } else {
+            let mut last = [u16::MAX; 128];
+            for (i, c) in kids.iter_mut().enumerate() {
+                if let Move::Drop { to, .. } = c.mv {
+                    let at = &mut last[to.index() & 127];
+                    c.after = (*at != u16::MAX).then_some(*at);
+                    *at = i as u16;
+                }
+            }
         }
     }
 
@@ -698,9 +745,22 @@ impl<G: Game> Solver<G> {
                     _ => self.refresh(pos, or_node, i, remaining, depth),
                 }
             }
-            let numbers = self.children[start..end]
-                .iter()
-                .map(|c| (c.out.pn, c.out.dn));
+            let kids = &self.children[start..end];
+            let numbers = kids.iter().map(|c| {
+                let waits = c.after.is_some_and(|j| {
+                    let first = kids[j as usize].out;
+                    let undecided = |o: Outcome| o.pn != 0 && o.dn != 0;
+                    // An interposition waits for the one before it to be proved, a check
+                    // without promotion for the promotion to be disproved.
+                    undecided(c.out)
+                        && if or_node {
+                            first.dn != 0
+                        } else {
+                            first.pn != 0
+                        }
+                });
+                (!waits).then_some((c.out.pn, c.out.dn))
+            });
             let (p, d, best, second) = aggregate_numbers(numbers, or_node);
             let best = start + best;
             pn = p;
@@ -1135,12 +1195,13 @@ pub(crate) fn deeper(b: u16) -> u16 {
     }
 }
 
-/// Proof and disproof numbers of a node from its children's `(pn, dn)`, with the index of
-/// the child to search and the second-best number. At an OR node the proof number is the
-/// least child's and the disproof number the sum, clamped below infinity (a large sum is
-/// no disproof); at an AND node the other way round.
+/// Proof and disproof numbers of a node from its children's `(pn, dn)` (`None`: a child
+/// that waits, left out), with the index of the child to search and the second-best
+/// number. At an OR node the proof number is the least child's and the disproof number the
+/// sum, clamped below infinity (a large sum is no disproof); at an AND node the other way
+/// round.
 pub(crate) fn aggregate_numbers(
-    children: impl Iterator<Item = (u32, u32)>,
+    children: impl Iterator<Item = Option<(u32, u32)>>,
     or_node: bool,
 ) -> (u32, u32, usize, u32) {
     let mut least = INF;
@@ -1148,7 +1209,10 @@ pub(crate) fn aggregate_numbers(
     let mut best = 0;
     let mut sum: u64 = 0;
     let mut largest = 0;
-    for (i, (pn, dn)) in children.enumerate() {
+    for (i, numbers) in children.enumerate() {
+        let Some((pn, dn)) = numbers else {
+            continue;
+        };
         let (mine, other) = if or_node { (pn, dn) } else { (dn, pn) };
         if mine < least {
             second = least;

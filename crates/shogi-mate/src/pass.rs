@@ -409,7 +409,7 @@ impl<G: Game> PassSolver<G> {
             }
             let numbers = self.children[start..end]
                 .iter()
-                .map(|c| (c.out.pn, c.out.dn));
+                .map(|c| Some((c.out.pn, c.out.dn)));
             let (p, d, best, second) = aggregate_numbers(numbers, or_node);
             (pn, dn) = (p, d);
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.aborted {
