@@ -49,6 +49,9 @@ pub struct MateBenchArgs {
     /// `setoption name USI_Hash value MB` for every USI engine.
     #[arg(long, default_value_t = 256)]
     usi_hash_mb: u64,
+    /// Without the pass-count table (its brinkmate rows take minutes).
+    #[arg(long)]
+    no_pass_count: bool,
     /// Only the USI rows (no in-process shogi-mate, ablation, cshogi or pass-count runs).
     #[arg(long)]
     usi_only: bool,
@@ -57,6 +60,11 @@ pub struct MateBenchArgs {
     /// one after the other, and count what each decides that another does not.
     #[arg(long)]
     random_set: bool,
+    /// Run `testdata/mate/shogi_shortest.tsv` (mates whose shortest length
+    /// KomoringHeights' MinLength proved) with `--shortest`, hands as in the SFEN, --nodes
+    /// for each search: a proved length that differs from the file's is an error.
+    #[arg(long)]
+    shortest_set: bool,
     /// The shogi-count binary whose `usi` engine is the shogi-mate row of --random-set.
     #[arg(long, default_value_os_t = crate::workspace_root().join("target/release/shogi-count"))]
     ours: PathBuf,
@@ -305,6 +313,53 @@ fn random_set(args: &MateBenchArgs, positions: &[Position<Shogi>]) -> Result<(),
     Ok(())
 }
 
+/// `--shortest-set`: shogi-mate's proved shortest lengths against KomoringHeights'.
+fn shortest_set(args: &MateBenchArgs, positions: &[Position<Shogi>]) -> Result<(), String> {
+    const FILE: &str = "shogi_shortest.tsv";
+    let lengths = column(FILE, 1)?;
+    let sfens = sfens(FILE)?;
+    let mut solver = Solver::<Shogi>::new(MateOptions {
+        max_nodes: args.nodes,
+        defender_hand: shogi_mate::DefenderHand::Sfen,
+        shortest: true,
+        ..MateOptions::default()
+    });
+    let (mut agree, mut unproved, mut nodes, mut plies) = (0, 0, 0u64, 0u64);
+    let start = Instant::now();
+    for ((pos, sfen), want) in positions.iter().zip(&sfens).zip(&lengths) {
+        let want: u32 = want.parse().map_err(|e| format!("{FILE}: `{want}`: {e}"))?;
+        let r = solver.solve(pos);
+        nodes += r.stats.nodes;
+        match r.shortest {
+            Some(n) if n == want => {
+                if r.moves.len() != n as usize {
+                    return Err(format!(
+                        "{sfen}: shortest {n} proved, but the line has {} plies",
+                        r.moves.len()
+                    ));
+                }
+                agree += 1;
+                plies += u64::from(n);
+            }
+            Some(n) => {
+                return Err(format!(
+                    "{sfen}: shogi-mate proves the shortest mate {n} plies, KomoringHeights {want}"
+                ))
+            }
+            None => unproved += 1,
+        }
+    }
+    println!("| set | solver | time | nodes | proved equal / not proved | plies of the proved |");
+    println!("|---|---|---|---|---|---|");
+    println!(
+        "| {FILE} ({} positions) | shogi-mate --shortest, {} nodes a search | {:.3} s | {nodes} | {agree} / {unproved} | {plies} |",
+        positions.len(),
+        args.nodes,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 fn testdata() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/mate")
 }
@@ -411,6 +466,9 @@ pub fn run(args: MateBenchArgs) -> Result<(), String> {
     if args.random_set {
         return random_set(&args, &read("shogi_random.tsv")?);
     }
+    if args.shortest_set {
+        return shortest_set(&args, &read("shogi_shortest.tsv")?);
+    }
     let outside = UsiSpec::outside(&args)?;
     println!("| set | solver | time | nodes | mate / no-mate / unknown |");
     println!("|---|---|---|---|---|");
@@ -465,6 +523,9 @@ pub fn run(args: MateBenchArgs) -> Result<(), String> {
             Ok(r) => row("cshogi DfPn", file, &r),
             Err(e) => println!("| {file} | cshogi DfPn | skipped: {e} | | |"),
         }
+    }
+    if args.no_pass_count {
+        return Ok(());
     }
     println!();
     println!("| set | defence | time | nodes | proved / pass-limit / unknown |");
