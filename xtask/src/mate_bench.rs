@@ -509,6 +509,17 @@ pub fn run(args: MateBenchArgs) -> Result<(), String> {
             &ours(&positions, MateOptions { tca: false, ..opts }),
         );
         row(
+            "shogi-mate, no disproof-number look-ahead",
+            file,
+            &ours(
+                &positions,
+                MateOptions {
+                    dn_lookahead: false,
+                    ..opts
+                },
+            ),
+        );
+        row(
             "shogi-mate, no delayed moves",
             file,
             &ours(

@@ -61,6 +61,10 @@ pub enum MateCommand {
         /// docs/BENCHMARKS.md.
         #[arg(long)]
         no_delay: bool,
+        /// New positions after a reply start with disproof number 1, not the attacker's
+        /// number of checks: the ablation of docs/BENCHMARKS.md.
+        #[arg(long)]
+        no_dn_lookahead: bool,
         /// Prove the shortest mate (the attacker shortest, the defender longest over every
         /// reply): searches within decreasing depth limits until one finds none
         /// (docs/METHOD.md §11.4). The JSON's `shortest` is then the proved length; `null`
@@ -334,6 +338,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
             no_superiority,
             no_tca,
             no_delay,
+            no_dn_lookahead,
             shortest,
             kif,
             files,
@@ -349,6 +354,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
                 shortest,
                 tca: !no_tca,
                 delay: !no_delay,
+                dn_lookahead: !no_dn_lookahead,
             };
             let plan = plan(&inputs, common)?;
             match kif {

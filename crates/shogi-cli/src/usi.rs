@@ -71,6 +71,7 @@ impl Settings {
             shortest: self.shortest,
             tca: true,
             delay: true,
+            dn_lookahead: true,
         }
     }
 }

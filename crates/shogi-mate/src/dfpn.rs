@@ -44,6 +44,10 @@ pub struct MateOptions {
     /// without promotion, the one without waits until the promotion is disproved. Off: every
     /// move counts from the start (the ablation of docs/BENCHMARKS.md).
     pub delay: bool,
+    /// A new position after the defender's reply starts with the attacker's number of
+    /// checks as its disproof number (off: 1), as a position after a check starts with the
+    /// defender's number of replies as its proof number (docs/METHOD.md §11.2).
+    pub dn_lookahead: bool,
 }
 
 impl Default for MateOptions {
@@ -57,6 +61,7 @@ impl Default for MateOptions {
             shortest: false,
             tca: true,
             delay: true,
+            dn_lookahead: true,
         }
     }
 }
@@ -233,8 +238,9 @@ struct Child {
     init_pn: Option<u32>,
     /// Whether the last refresh found nothing in the table: the child is a new position.
     fresh: bool,
-    /// The child (index in the node's children) this one waits for ([`MateOptions::delay`]).
-    after: Option<u16>,
+    /// The child (index in the solver's `children`) this one waits for
+    /// ([`MateOptions::delay`]).
+    after: Option<u32>,
     out: Outcome,
 }
 
@@ -609,16 +615,19 @@ impl<G: Game> Solver<G> {
                         to,
                         promote: true,
                     };
-                    kids[i].after = kids.iter().position(|c| c.mv == promoted).map(|j| j as u16);
+                    kids[i].after = kids
+                        .iter()
+                        .position(|c| c.mv == promoted)
+                        .map(|j| (start + j) as u32);
                 }
             }
         } else {
-            let mut last = [u16::MAX; 128];
+            let mut last = [u32::MAX; 128];
             for (i, c) in kids.iter_mut().enumerate() {
                 if let Move::Drop { to, .. } = c.mv {
                     let at = &mut last[to.index() & 127];
-                    c.after = (*at != u16::MAX).then_some(*at);
-                    *at = i as u16;
+                    c.after = (*at != u32::MAX).then_some(*at);
+                    *at = (start + i) as u32;
                 }
             }
         }
@@ -650,8 +659,14 @@ impl<G: Game> Solver<G> {
             // A stored mate longer than the plies left (proved where more were left) is no
             // mate within the depth limit here: the child is searched again, as if unknown.
             if p.hit == crate::table::Hit::Miss || (p.pn == 0 && p.len > remaining) {
+                // An interposition that waits for an earlier one (refreshed before it) is
+                // left out of the numbers: its look-ahead can wait too.
+                let waits = !or_node
+                    && c.after
+                        .is_some_and(|j| self.children[j as usize].out.pn != 0);
                 let pn = match c.init_pn {
                     Some(pn) => pn,
+                    None if waits => 1,
                     None => {
                         let pn = self.initial_pn(pos, &c, or_node);
                         self.children[i].init_pn = Some(pn);
@@ -659,7 +674,14 @@ impl<G: Game> Solver<G> {
                     }
                 };
                 self.children[i].fresh = p.hit == crate::table::Hit::Miss;
-                Outcome::open(pn, c.hand)
+                if or_node {
+                    Outcome::open(pn, c.hand)
+                } else {
+                    Outcome {
+                        dn: pn,
+                        ..Outcome::open(1, c.hand)
+                    }
+                }
             } else {
                 Outcome::from_probe(p)
             }
@@ -667,17 +689,25 @@ impl<G: Game> Solver<G> {
         self.children[i].out = out;
     }
 
-    /// The numbers of a child the table does not know. After a check, the proof number
-    /// is the defender's number of replies (a one-ply look-ahead, as in df-pn+), so that
-    /// checks leaving few replies are tried first. A check that leaves no reply starts at
-    /// (1, 1): its own visit proves it and stores the proof. (Storing the look-ahead as an
-    /// open entry was measured: more nodes, not fewer.)
+    /// The number of a child the table does not know (its proof number after a check, its
+    /// disproof number after a reply). After a check, the proof number is the defender's
+    /// number of replies (a one-ply look-ahead, as in df-pn+), so that checks leaving few
+    /// replies are tried first; after a reply, with [`MateOptions::dn_lookahead`], the
+    /// disproof number is the attacker's number of checks, so that replies leaving few
+    /// checks are tried first. A move that leaves no reply (no check) starts at (1, 1): its
+    /// own visit decides it and stores the result. (Storing the look-ahead as an open
+    /// entry was measured: more nodes, not fewer.)
     fn initial_pn(&self, pos: &Position<G>, c: &Child, or_node: bool) -> u32 {
-        if !or_node {
+        if !or_node && !self.opts.dn_lookahead {
             return 1;
         }
         let mut next = pos.clone();
         next.play_unchecked(c.mv);
+        if !or_node {
+            let mut list = MoveList::new();
+            next.legal_checks(&mut list);
+            return (list.len() as u32).clamp(1, INF / 2);
+        }
         next.count_moves().clamp(1, INF as u64 / 2) as u32
     }
 
@@ -749,10 +779,10 @@ impl<G: Game> Solver<G> {
                     _ => self.refresh(pos, or_node, i, remaining, depth),
                 }
             }
-            let kids = &self.children[start..end];
-            let numbers = kids.iter().map(|c| {
+            let all = &self.children;
+            let numbers = all[start..end].iter().map(|c| {
                 let waits = c.after.is_some_and(|j| {
-                    let first = kids[j as usize].out;
+                    let first = all[j as usize].out;
                     let undecided = |o: Outcome| o.pn != 0 && o.dn != 0;
                     // An interposition waits for the one before it to be proved, a check
                     // without promotion for the promotion to be disproved.
@@ -1142,7 +1172,12 @@ impl<G: Game> Solver<G> {
                 let c = self.children[i];
                 let p = self.table.probe(c.key, c.hand, ANY_DEPTH);
                 self.children[i].out = if p.hit == crate::table::Hit::Miss {
-                    Outcome::open(self.initial_pn(&pos, &c, or_node), c.hand)
+                    let pn = if or_node {
+                        self.initial_pn(&pos, &c, or_node)
+                    } else {
+                        1
+                    };
+                    Outcome::open(pn, c.hand)
                 } else {
                     Outcome::from_probe(p)
                 };
