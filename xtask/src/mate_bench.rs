@@ -395,19 +395,20 @@ struct Run {
 
 fn ours(positions: &[Position<Shogi>], opts: MateOptions) -> Run {
     let mut solver = Solver::<Shogi>::new(opts);
-    let mut run = Run::default();
-    for pos in positions {
-        let t = Instant::now();
-        let r = solver.solve(pos);
-        run.time += t.elapsed();
-        run.nodes += r.stats.nodes;
-        match r.verdict {
-            Verdict::Mate => run.mate += 1,
-            Verdict::NoMate => run.no_mate += 1,
-            Verdict::Unknown => run.unknown += 1,
-        }
-    }
-    run
+    let answers: Vec<Answer> = positions
+        .iter()
+        .map(|pos| {
+            let t = Instant::now();
+            let r = solver.solve(pos);
+            Answer {
+                verdict: r.verdict,
+                plies: r.moves.len(),
+                nodes: r.stats.nodes,
+                time: t.elapsed(),
+            }
+        })
+        .collect();
+    Run::of(&answers)
 }
 
 fn cshogi(args: &MateBenchArgs, file: &str) -> Result<Run, String> {

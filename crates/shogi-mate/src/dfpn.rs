@@ -234,8 +234,9 @@ struct Child {
     full: u64,
     /// Depth of the position on the current path that this child repeats.
     repeats: Option<u32>,
-    /// The child's initial proof number, once computed in this expansion.
-    init_pn: Option<u32>,
+    /// The child's look-ahead number ([`Solver::initial_number`]), once computed in this
+    /// expansion.
+    init: Option<u32>,
     /// Whether the last refresh found nothing in the table: the child is a new position.
     fresh: bool,
     /// The child (index in the solver's `children`) this one waits for
@@ -578,7 +579,7 @@ impl<G: Game> Solver<G> {
                 hand: child_hand,
                 full,
                 repeats: self.history.depth(full),
-                init_pn: None,
+                init: None,
                 fresh: false,
                 after: None,
                 out: Outcome {
@@ -663,13 +664,13 @@ impl<G: Game> Solver<G> {
                 // left out of the numbers: its look-ahead can wait too.
                 let waits = !or_node
                     && c.after
-                        .is_some_and(|j| self.children[j as usize].out.pn != 0);
-                let pn = match c.init_pn {
+                        .is_some_and(|j| still_waits(self.children[j as usize].out, or_node));
+                let pn = match c.init {
                     Some(pn) => pn,
                     None if waits => 1,
                     None => {
-                        let pn = self.initial_pn(pos, &c, or_node);
-                        self.children[i].init_pn = Some(pn);
+                        let pn = self.initial_number(pos, &c, or_node);
+                        self.children[i].init = Some(pn);
                         pn
                     }
                 };
@@ -697,7 +698,7 @@ impl<G: Game> Solver<G> {
     /// checks are tried first. A move that leaves no reply (no check) starts at (1, 1): its
     /// own visit decides it and stores the result. (Storing the look-ahead as an open
     /// entry was measured: more nodes, not fewer.)
-    fn initial_pn(&self, pos: &Position<G>, c: &Child, or_node: bool) -> u32 {
+    fn initial_number(&self, pos: &Position<G>, c: &Child, or_node: bool) -> u32 {
         if !or_node && !self.opts.dn_lookahead {
             return 1;
         }
@@ -781,18 +782,10 @@ impl<G: Game> Solver<G> {
             }
             let all = &self.children;
             let numbers = all[start..end].iter().map(|c| {
-                let waits = c.after.is_some_and(|j| {
-                    let first = all[j as usize].out;
-                    let undecided = |o: Outcome| o.pn != 0 && o.dn != 0;
-                    // An interposition waits for the one before it to be proved, a check
-                    // without promotion for the promotion to be disproved.
-                    undecided(c.out)
-                        && if or_node {
-                            first.dn != 0
-                        } else {
-                            first.pn != 0
-                        }
-                });
+                let waits = c.out.pn != 0
+                    && c.out.dn != 0
+                    && c.after
+                        .is_some_and(|j| still_waits(all[j as usize].out, or_node));
                 (!waits).then_some((c.out.pn, c.out.dn))
             });
             let (p, d, best, second) = aggregate_numbers(numbers, or_node);
@@ -1173,7 +1166,7 @@ impl<G: Game> Solver<G> {
                 let p = self.table.probe(c.key, c.hand, ANY_DEPTH);
                 self.children[i].out = if p.hit == crate::table::Hit::Miss {
                     let pn = if or_node {
-                        self.initial_pn(&pos, &c, or_node)
+                        self.initial_number(&pos, &c, or_node)
                     } else {
                         1
                     };
@@ -1231,6 +1224,18 @@ pub(crate) fn deeper(b: u16) -> u16 {
         ANY_DEPTH
     } else {
         (b + 1).min(ANY_DEPTH - 1)
+    }
+}
+
+/// Whether a move that waits for another ([`MateOptions::delay`]) still waits, `first`
+/// being what is known of the one it waits for: an interposition waits until the one before
+/// it is proved, a check without promotion until the promotion is disproved.
+#[inline]
+fn still_waits(first: Outcome, or_node: bool) -> bool {
+    if or_node {
+        first.dn != 0
+    } else {
+        first.pn != 0
     }
 }
 
