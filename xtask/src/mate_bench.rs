@@ -68,7 +68,7 @@ pub struct MateBenchArgs {
     /// The shogi-count binary whose `usi` engine is the shogi-mate row of --random-set.
     #[arg(long, default_value_os_t = crate::workspace_root().join("target/release/shogi-count"))]
     ours: PathBuf,
-    /// Only the first N positions of --random-set (a smoke run).
+    /// Only the first N positions of --random-set or --shortest-set (a smoke run).
     #[arg(long, value_name = "N")]
     first: Option<usize>,
     /// Also write every engine's answer per position of --random-set to this TSV.
@@ -325,6 +325,8 @@ fn shortest_set(args: &MateBenchArgs, positions: &[Position<Shogi>]) -> Result<(
         ..MateOptions::default()
     });
     let (mut agree, mut unproved, mut nodes, mut plies) = (0, 0, 0u64, 0u64);
+    let n = args.first.unwrap_or(positions.len()).min(positions.len());
+    let positions = &positions[..n];
     let start = Instant::now();
     for ((pos, sfen), want) in positions.iter().zip(&sfens).zip(&lengths) {
         let want: u32 = want.parse().map_err(|e| format!("{FILE}: `{want}`: {e}"))?;
@@ -346,7 +348,13 @@ fn shortest_set(args: &MateBenchArgs, positions: &[Position<Shogi>]) -> Result<(
                     "{sfen}: shogi-mate proves the shortest mate {n} plies, KomoringHeights {want}"
                 ))
             }
-            None => unproved += 1,
+            None => {
+                unproved += 1;
+                eprintln!(
+                    "not proved shortest: {sfen} (KomoringHeights {want}, found {})",
+                    r.moves.len()
+                );
+            }
         }
     }
     println!("| set | solver | time | nodes | proved equal / not proved | plies of the proved |");

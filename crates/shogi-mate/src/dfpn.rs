@@ -172,6 +172,8 @@ const MAX_PLAN_SEARCHES: u32 = 4096;
 struct PlanState {
     plan: HashMap<u64, Planned, BuildHasherDefault<KeyHasher>>,
     path: KeyMap,
+    /// The positions of `path` in order from the root.
+    keys: Vec<u64>,
     searches: u32,
 }
 
@@ -371,22 +373,31 @@ impl<G: Game> Solver<G> {
             return best;
         }
         let mut nodes = best.stats.nodes;
-        // Mate lengths are odd; `hi` is the proof's length (its longest line), a mate
-        // within it is proved, none within `lo - 2`.
-        let (mut lo, mut hi) = (1u32, u32::from(out.len).min(full));
+        // Mate lengths are odd; `hi` is a length within which a mate is proved (the
+        // proof's longest line, or the minimax line through the proved positions when it
+        // is shorter), `lo` one within which none is: none within `lo - 2`.
+        let bound = |r: &MateResult, out: &Outcome| {
+            let line = if r.line_minimax {
+                r.moves.len() as u32
+            } else {
+                u32::MAX
+            };
+            u32::from(out.len).min(line)
+        };
+        let (mut lo, mut hi) = (1u32, bound(&best, &out).min(full));
         let mut decided = true;
         while lo < hi {
             // Down from the mate found, not by halving: a search for a mate well below the
             // shortest must refute every line of checks to that depth, which in a long
-            // problem costs more than the proofs above it. Each search has a cleared table:
-            // kept, the numbers of searches with other limits misled the next (on 105 of
-            // the shortest set's mates, 66 proved in 74 s against 87 in 22 s).
+            // problem costs more than the proofs above it. The table is kept: its proofs
+            // answer wherever their mates are short enough and its disproofs wherever
+            // their depth bounds reach (docs/METHOD.md §11.4).
             let m = hi - 2;
             self.opts.max_depth = m;
-            let (r, out, aborted) = self.solve_root(pos);
+            let (r, out, aborted) = self.search_root(pos);
             nodes += r.stats.nodes;
             if r.verdict == Verdict::Mate {
-                hi = u32::from(out.len).min(m);
+                hi = bound(&r, &out).min(m);
                 best = r;
             } else if !aborted && out.dn == 0 && out.rep == NO_REP {
                 lo = m + 2;
@@ -397,6 +408,16 @@ impl<G: Game> Solver<G> {
         }
         self.opts.max_depth = full;
         best.shortest = (decided && lo == hi).then_some(hi);
+        if best.shortest.is_some() && !(best.line_minimax && best.moves.len() == hi as usize) {
+            // The plan through the table's proofs fell short (entries a full table
+            // replaced): the line is walked instead, each move proved by a search.
+            self.nodes = 0;
+            if let Some(line) = self.walk_shortest(pos, hi) {
+                best.moves = line;
+                best.line_minimax = true;
+            }
+            nodes += self.nodes;
+        }
         best.stats.nodes = nodes;
         if let Some(c) = &self.control {
             // The nodes of every search, not the last one's.
@@ -405,10 +426,103 @@ impl<G: Game> Solver<G> {
         best
     }
 
+    /// A line of exactly `len` plies from `pos`, whose shortest mate is proved to be `len`,
+    /// with every move proved by a search under the depth limit: at attacker nodes a check
+    /// after which the defender is mated within the plies left, at defender nodes a reply
+    /// after which the attacker has no mate in two plies fewer (so the reply resists
+    /// longest: the shortest mate strictly falls along the line, and at each defender node
+    /// some reply keeps it). The searches use the table as the shortest-mate searches left
+    /// it, which usually holds these answers, and share one node limit. `None` when a
+    /// search does not decide.
+    fn walk_shortest(&mut self, root: &Position<G>, len: u32) -> Option<Vec<Move>> {
+        let root = with_defender_hand(root, self.opts.defender_hand);
+        let full = self.opts.max_depth;
+        let mut pos = root.clone();
+        let mut line = Vec::with_capacity(len as usize);
+        let mut found = true;
+        for r in (1..=len).rev() {
+            let or_node = pos.side_to_move() == self.attacker;
+            let start = self.children.len();
+            self.expand(&pos, or_node);
+            let mut moves: Vec<(u16, Move)> = self.children[start..]
+                .iter()
+                .map(|c| {
+                    (
+                        self.table.shortest_proof(c.key, c.hand).unwrap_or(u16::MAX),
+                        c.mv,
+                    )
+                })
+                .collect();
+            self.children.truncate(start);
+            // The likeliest first: the shortest stored mates after a check, the longest
+            // (or unknown) after a reply.
+            if or_node {
+                moves.sort_by_key(|m| m.0);
+            } else {
+                moves.sort_by_key(|m| core::cmp::Reverse(m.0));
+            }
+            let mut pick = None;
+            for (_, mv) in moves {
+                let mut next = pos.clone();
+                next.play_unchecked(mv);
+                let keeps = if or_node {
+                    self.mates_within(&next, r - 1)
+                } else if r < 3 {
+                    Some(false)
+                } else {
+                    self.mates_within(&next, r - 3)
+                };
+                match (keeps, or_node) {
+                    (Some(true), true) | (Some(false), false) => {
+                        pick = Some(mv);
+                        break;
+                    }
+                    (None, _) => break,
+                    _ => {}
+                }
+            }
+            let Some(mv) = pick else {
+                found = false;
+                break;
+            };
+            line.push(mv);
+            pos.play_unchecked(mv);
+        }
+        self.opts.max_depth = full;
+        (found && verify_line(&root, &line).is_ok()).then_some(line)
+    }
+
+    /// Whether the position `pos` (attacker or defender to move) is mated within `m`
+    /// plies: a search with that depth limit, on the table as it is. `None` when it does
+    /// not decide (the node limit, or a disproof that rests on a repetition).
+    fn mates_within(&mut self, pos: &Position<G>, m: u32) -> Option<bool> {
+        if self.aborted {
+            return None;
+        }
+        self.opts.max_depth = m;
+        self.history.clear();
+        let out = self.mid(pos, INF, INF, 1);
+        if self.aborted {
+            None
+        } else if out.pn == 0 {
+            Some(true)
+        } else if out.dn == 0 && out.rep == NO_REP {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
     /// [`Solver::solve`], with the root's outcome and whether the search was cut short
     /// (node limit or stop).
     fn solve_root(&mut self, pos: &Position<G>) -> (MateResult, Outcome, bool) {
         self.table.clear();
+        self.search_root(pos)
+    }
+
+    /// [`Solver::solve_root`] on the table as it is: what earlier searches of the same
+    /// position stored answers under this search's depth limit as the table allows.
+    fn search_root(&mut self, pos: &Position<G>) -> (MateResult, Outcome, bool) {
         let root = with_defender_hand(pos, self.opts.defender_hand);
         self.rep_table.clear();
         self.history.clear();
@@ -656,10 +770,10 @@ impl<G: Game> Solver<G> {
         {
             disproved(anchor, bound)
         } else {
+            // A stored mate longer than the plies left (proved where more were left) does
+            // not answer: the child is searched again, under this depth limit.
             let p = self.table.probe(c.key, c.hand, remaining);
-            // A stored mate longer than the plies left (proved where more were left) is no
-            // mate within the depth limit here: the child is searched again, as if unknown.
-            if p.hit == crate::table::Hit::Miss || (p.pn == 0 && p.len > remaining) {
+            if p.hit == crate::table::Hit::Miss {
                 // An interposition that waits for an earlier one (refreshed before it) is
                 // left out of the numbers: its look-ahead can wait too.
                 let waits = !or_node
@@ -1051,65 +1165,30 @@ impl<G: Game> Solver<G> {
             st.plan.insert(full, Planned::Line(0, None));
             return Some(0);
         }
+        let mut best = None;
         if or_node {
-            moves.retain(|m| m.0);
-            if moves.is_empty() && remaining > 0 && !self.aborted && st.searches < MAX_PLAN_SEARCHES
-            {
-                // The proof of this position was overwritten: search it again, as deep in
-                // the depth limit as it stands here (the path above it is not repeated: a
-                // proof rests on no repetition), and take the check that proved it even
-                // if its own entry is lost again.
-                st.searches += 1;
-                let depth = self.opts.max_depth + 1 - remaining;
-                self.history.pad_to(depth);
-                self.proved_by = None;
-                if self.mid(pos, INF, INF, depth).pn == 0 {
-                    moves = self.proved_children(pos, or_node);
-                    moves.retain(|m| m.0);
-                    if let Some(mv) = self.proved_by {
-                        if !moves.iter().any(|m| m.2 == mv) {
-                            moves.push((true, u16::MAX, mv));
-                        }
-                    }
-                }
+            // Searched again when no check begins a line within the plies left and either
+            // the table proves no check (entries replaced), or proves this position within
+            // them (entries replaced below, or proofs that lead back onto the path), or
+            // they are all the plies the depth limit leaves here: a node the line must
+            // pass through. Not when a shorter line found through a sibling above limits
+            // the plies and the table knows only longer mates: that line is shorter.
+            let lost = !moves.iter().any(|m| m.0)
+                || remaining + st.keys.len() as u32 >= self.opts.max_depth;
+            self.keep_planned_checks(pos, &mut moves, remaining, st);
+            let within = || {
+                self.table
+                    .shortest_proof(self.node_key(pos), self.attacker_hand(pos))
+                    .is_some_and(|len| u32::from(len) <= remaining)
+            };
+            if moves.is_empty() && (lost || within()) {
+                moves = self.plan_search(pos, remaining, st);
             }
-            // The checks with the shortest stored mates first: the shortest line is
-            // usually among them, and each line found bounds the search for the next.
-            moves.sort_by_key(|m| m.1);
-        }
-        // At a defender node every reply is planned, whether or not the table still
-        // holds its proof: the attacker node it leads to searches it again if need be.
-        let mut best: Option<(u32, Move)> = None;
-        if remaining > 0 && !moves.is_empty() {
-            st.path.insert(full, st.path.len() as u32);
-            for (_, _, mv) in moves {
-                // At an attacker node only a shorter line than the best so far matters.
-                let limit = match best {
-                    Some((0, _)) if or_node => break,
-                    Some((b, _)) if or_node => b - 1,
-                    _ => remaining - 1,
-                };
-                let mut next = pos.clone();
-                next.play_unchecked(mv);
-                match self.plan_line(&next, limit, st) {
-                    Some(n) if or_node => {
-                        if best.is_none_or(|(b, _)| n < b) {
-                            best = Some((n, mv));
-                        }
-                    }
-                    Some(n) => {
-                        if best.is_none_or(|(b, _)| n > b) {
-                            best = Some((n, mv));
-                        }
-                    }
-                    None if or_node => {}
-                    None => {
-                        best = None;
-                        break;
-                    }
-                }
-            }
-            st.path.remove(&full);
+            best = self.plan_moves(pos, &moves, remaining, or_node, st);
+        } else if remaining > 0 {
+            // At a defender node every reply is planned, whether or not the table still
+            // holds its proof: the attacker node it leads to searches it again if need be.
+            best = self.plan_moves(pos, &moves, remaining, or_node, st);
         }
         match best {
             Some((n, mv)) => {
@@ -1124,6 +1203,122 @@ impl<G: Game> Solver<G> {
         }
     }
 
+    /// Keeps the checks of `moves` that can begin a line within `remaining` plies: those
+    /// whose position the table proves mated within `remaining - 1` plies, and that do not
+    /// lead back onto the path of the plan (the table proves the position, but by a proof
+    /// that, followed from here, comes back). The shortest stored mates first: the
+    /// shortest line is usually among them, and each line found bounds the search for the
+    /// next.
+    fn keep_planned_checks(
+        &self,
+        pos: &Position<G>,
+        moves: &mut Vec<(bool, u16, Move)>,
+        remaining: u32,
+        st: &PlanState,
+    ) {
+        let board_key = pos.board_key();
+        moves.retain(|m| {
+            m.0 && u32::from(m.1) < remaining
+                && !st
+                    .path
+                    .contains_key(&self.child_keys(pos, m.2, board_key).0)
+        });
+        moves.sort_by_key(|m| m.1);
+    }
+
+    /// Searches the attacker node `pos` of the plan again, `remaining` plies from the end
+    /// of the line: as deep in the depth limit as it stands there, with the path of the
+    /// plan above it as the search's path (so that the proof found does not pass through
+    /// it; a proof rests on no repetition, so it holds off this path too). Returns its
+    /// proved checks (with the one that proved it, even if its entry is lost again), or
+    /// none when it does not prove within the limits.
+    fn plan_search(
+        &mut self,
+        pos: &Position<G>,
+        remaining: u32,
+        st: &mut PlanState,
+    ) -> Vec<(bool, u16, Move)> {
+        if remaining == 0 || self.aborted || st.searches >= MAX_PLAN_SEARCHES {
+            return Vec::new();
+        }
+        st.searches += 1;
+        let depth = self.opts.max_depth + 1 - remaining;
+        let on_path = st.keys.len() as u32;
+        if depth > on_path {
+            self.history.pad_to(depth - on_path);
+            for (i, &k) in st.keys.iter().enumerate() {
+                self.history.enter(k, depth - on_path + i as u32);
+            }
+        } else {
+            self.history.pad_to(depth);
+        }
+        self.proved_by = None;
+        let proved = self.mid(pos, INF, INF, depth).pn == 0;
+        for &k in &st.keys {
+            self.history.leave(k);
+        }
+        if !proved {
+            return Vec::new();
+        }
+        let mut moves = self.proved_children(pos, true);
+        self.keep_planned_checks(pos, &mut moves, remaining, st);
+        if let Some(mv) = self.proved_by {
+            if !moves.iter().any(|m| m.2 == mv) {
+                moves.insert(0, (true, u16::MAX, mv));
+            }
+        }
+        moves
+    }
+
+    /// The best of `moves` at `pos` for the plan (the shortest line at an attacker node,
+    /// the longest at a defender node, where every reply must have one), with its length.
+    fn plan_moves(
+        &mut self,
+        pos: &Position<G>,
+        moves: &[(bool, u16, Move)],
+        remaining: u32,
+        or_node: bool,
+        st: &mut PlanState,
+    ) -> Option<(u32, Move)> {
+        if remaining == 0 || moves.is_empty() {
+            return None;
+        }
+        let full = pos.key();
+        let mut best: Option<(u32, Move)> = None;
+        st.path.insert(full, st.path.len() as u32);
+        st.keys.push(full);
+        for &(_, _, mv) in moves {
+            // At an attacker node only a shorter line than the best so far matters.
+            let limit = match best {
+                Some((0, _)) if or_node => break,
+                Some((b, _)) if or_node => b - 1,
+                _ => remaining - 1,
+            };
+            let mut next = pos.clone();
+            next.play_unchecked(mv);
+            match self.plan_line(&next, limit, st) {
+                Some(n) if or_node => {
+                    if best.is_none_or(|(b, _)| n < b) {
+                        best = Some((n, mv));
+                    }
+                }
+                Some(n) => {
+                    if best.is_none_or(|(b, _)| n > b) {
+                        best = Some((n, mv));
+                    }
+                }
+                None if or_node => {}
+                None => {
+                    best = None;
+                    break;
+                }
+            }
+        }
+        st.path.remove(&full);
+        st.keys.pop();
+        best
+    }
+
     /// The moves of `pos` the search would try (checks at attacker nodes, every legal
     /// move at defender nodes), each with whether the table proves the position it leads
     /// to and the stored mate length.
@@ -1134,8 +1329,8 @@ impl<G: Game> Solver<G> {
         let mut moves = Vec::with_capacity(end - start);
         for i in start..end {
             let c = self.children[i];
-            let p = self.table.probe(c.key, c.hand, ANY_DEPTH);
-            moves.push((p.pn == 0, p.len, c.mv));
+            let len = self.table.shortest_proof(c.key, c.hand);
+            moves.push((len.is_some(), len.unwrap_or(u16::MAX), c.mv));
         }
         self.children.truncate(start);
         moves
@@ -1163,7 +1358,10 @@ impl<G: Game> Solver<G> {
                 // Repetition marks belong to the search's paths, not to this walk.
                 self.children[i].repeats = None;
                 let c = self.children[i];
-                let p = self.table.probe(c.key, c.hand, ANY_DEPTH);
+                let mut p = self.table.probe(c.key, c.hand, ANY_DEPTH);
+                if p.pn == 0 {
+                    p.len = self.table.shortest_proof(c.key, c.hand).unwrap_or(p.len);
+                }
                 self.children[i].out = if p.hit == crate::table::Hit::Miss {
                     let pn = if or_node {
                         self.initial_number(&pos, &c, or_node)

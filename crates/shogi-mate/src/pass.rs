@@ -372,8 +372,10 @@ impl<G: Game> PassSolver<G> {
             // without a reply is checkmated (a defender after a quiet move always has
             // the pass, or else bound 0 was never given a quiet move).
             let out = if or_node { (INF, 0) } else { (0, INF) };
+            // A proof's length 0 answers at every depth (this search keeps no lengths).
+            let len = if or_node { ANY_DEPTH } else { 0 };
             self.table
-                .store(key, PackedHand::EMPTY, out.0, out.1, ANY_DEPTH, 1);
+                .store(key, PackedHand::EMPTY, out.0, out.1, len, 1);
             return final_numbers(out.0, out.1, NO_REP, ANY_DEPTH);
         }
         if here == 0 {
@@ -454,7 +456,8 @@ impl<G: Game> PassSolver<G> {
             return out;
         }
         let amount = self.nodes - nodes_before + 1;
-        let len = if dn == 0 { out.bound } else { ANY_DEPTH };
+        // A disproof keeps its depth bound; a proof, length 0: it answers at every depth.
+        let len = if dn == 0 { out.bound } else { 0 };
         self.table
             .store(key, PackedHand::EMPTY, pn, dn, len, amount);
         Numbers { rep: NO_REP, ..out }

@@ -197,9 +197,38 @@ impl Table {
         e.key == 0 || e.generation != self.generation
     }
 
+    /// Whether an entry for hand `a` speaks for hand `b` in the order of superiority
+    /// (`a` holds at least what `b` holds); without superiority, only for the same hand.
+    #[inline(always)]
+    fn covers(&self, a: PackedHand, b: PackedHand) -> bool {
+        if self.superiority {
+            a.contains(b)
+        } else {
+            a == b
+        }
+    }
+
+    /// Whether entry `e` answers a look-up of `hand` with `remaining` plies left to the
+    /// depth limit: a proof of a mate in `len` plies when at least that many remain and
+    /// the hand holds its proof pieces, a disproof with depth bound `len` when at most
+    /// that many remain and its disproof pieces hold the hand.
+    #[inline(always)]
+    fn answers(&self, e: &Entry, hand: PackedHand, remaining: u16) -> bool {
+        if e.pn == 0 {
+            e.len <= remaining && self.covers(hand, e.hand)
+        } else if e.dn == 0 {
+            remaining <= e.len && self.covers(e.hand, hand)
+        } else {
+            false
+        }
+    }
+
     /// Looks up the position with board key `key` and attacker hand `hand`, `remaining`
-    /// plies from the depth limit: a disproof stored with a depth bound (in its `len`)
-    /// answers only when at most that many plies remain.
+    /// plies from the depth limit. A stored proof answers only when its mate is no longer
+    /// than the plies left, and a disproof stored with a depth bound (in its `len`) only
+    /// when at most that many plies remain: so results found under one depth limit serve a
+    /// search under another, as the shortest-mate search needs ([`crate::Solver::solve_shortest`]).
+    /// Otherwise the open entry of exactly this hand, if any.
     #[inline]
     pub fn probe(&mut self, key: u64, hand: PackedHand, remaining: u16) -> Probe {
         let mut exact: Option<Entry> = None;
@@ -212,19 +241,7 @@ impl Table {
             if e.key != key {
                 continue;
             }
-            let answers = if !self.superiority {
-                e.hand == hand
-            } else if e.pn == 0 {
-                hand.contains(e.hand)
-            } else if e.dn == 0 {
-                e.hand.contains(hand)
-            } else {
-                false
-            };
-            if e.dn == 0 && remaining > e.len {
-                continue;
-            }
-            if answers && e.is_final() {
+            if self.answers(&e, hand, remaining) {
                 let hit = if e.hand == hand {
                     self.stats.exact_hits += 1;
                     Hit::Exact
@@ -268,28 +285,46 @@ impl Table {
         }
     }
 
+    /// The length of the shortest stored mate that answers `hand` at any depth (`None`:
+    /// no proof is stored): [`Table::probe`] gives the first answering proof, which need not
+    /// be the shortest when proofs of several lengths are stored, as after searches under
+    /// decreasing depth limits. Counted in no statistic.
+    pub fn shortest_proof(&self, key: u64, hand: PackedHand) -> Option<u16> {
+        let mut best: Option<u16> = None;
+        let mut i = self.home(key);
+        while !self.is_empty(i) {
+            let e = &self.entries[i];
+            i = (i + 1) & self.mask;
+            if e.key == key && e.pn == 0 && self.covers(hand, e.hand) {
+                best = Some(best.map_or(e.len, |b| b.min(e.len)));
+            }
+        }
+        best
+    }
+
     /// Stores a result for board key `key`: for a proof (`pn == 0`) `hand` must be the
     /// proof pieces and `len` the mate's length, for a disproof (`dn == 0`) the disproof
     /// pieces and `len` its depth bound (`u16::MAX`: none), else the exact hand.
-    /// Entries the new one makes redundant (open entries it answers, proofs with more
-    /// pieces, disproofs with fewer) are removed.
+    /// A proof or disproof that one stored answers wherever the new one would (fewer proof
+    /// pieces and no longer a mate; more disproof pieces and no narrower a bound) makes it
+    /// redundant, and it is not stored; the entries the new one makes redundant so are
+    /// removed, with the open entries it answers at some depth. An open entry replaces
+    /// the open entry of the same hand and is stored beside final ones: they may not
+    /// answer at the depth where it was found.
     pub fn store(&mut self, key: u64, hand: PackedHand, pn: u32, dn: u32, len: u16, amount: u64) {
         debug_assert!(key & 1 == 1, "board keys are odd");
         if (self.used + self.tombstones + 1) * 4 > self.entries.len() * 3 {
             self.collect();
         }
-        let generation = self.generation;
-        let superiority = self.superiority;
         let new = Entry {
             key,
             hand,
             pn,
             dn,
             len,
-            generation,
+            generation: self.generation,
             amount: amount.min(u32::MAX as u64) as u32,
         };
-        let new_final = pn == 0 || dn == 0;
         // The first slot of the run that a new entry may take (a tombstone or the empty
         // slot that ends the run).
         let mut free = None;
@@ -299,7 +334,7 @@ impl Table {
                 free.get_or_insert(i);
                 break;
             }
-            let e = &mut self.entries[i];
+            let e = self.entries[i];
             if e.key == TOMBSTONE {
                 free.get_or_insert(i);
                 i = (i + 1) & self.mask;
@@ -309,38 +344,27 @@ impl Table {
                 i = (i + 1) & self.mask;
                 continue;
             }
-            let drop = if !new_final || !superiority {
-                if e.hand == hand && e.is_final() {
-                    // A final result for the same hand stays (an open one never overwrites
-                    // it; without superiority a second proof or disproof adds nothing),
-                    // except a disproof that holds only near the depth limit: a proof, or
-                    // a disproof with a wider bound, found where more plies were left
-                    // replaces it (kept, it would hide them from every look-up with more
-                    // plies left, and they would be searched again each time).
-                    let bounded = e.dn == 0 && e.len != u16::MAX;
-                    if !(new_final && bounded && (pn == 0 || len > e.len)) {
-                        return;
-                    }
-                }
-                e.hand == hand
-            } else if pn == 0 {
-                if e.pn == 0 && hand.contains(e.hand) {
-                    // A proof with fewer pieces already answers all this one would.
-                    return;
-                }
-                // Open entries it answers, and proofs with more pieces.
-                e.dn != 0 && e.hand.contains(hand)
+            let open = !e.is_final();
+            let (redundant, drop) = if pn == 0 {
+                (
+                    e.pn == 0 && self.covers(hand, e.hand) && e.len <= len,
+                    (open || e.pn == 0 && e.len >= len) && self.covers(e.hand, hand),
+                )
+            } else if dn == 0 {
+                (
+                    e.dn == 0 && self.covers(e.hand, hand) && e.len >= len,
+                    (open || e.dn == 0 && e.len <= len) && self.covers(hand, e.hand),
+                )
             } else {
-                // `len` is a disproof's depth bound: a wider one is the stronger.
-                if e.dn == 0 && e.hand.contains(hand) && e.len >= len {
-                    return;
-                }
-                // Open entries it answers, and disproofs with fewer pieces and no wider bound.
-                e.pn != 0 && e.dn != 0 && hand.contains(e.hand)
-                    || e.dn == 0 && hand.contains(e.hand) && len >= e.len
+                (false, open && e.hand == hand)
             };
+            // An entry the new one would have removed is answered by the one that makes the
+            // new one redundant too, so nothing is lost if both happen in one scan.
+            if redundant {
+                return;
+            }
             if drop {
-                e.key = TOMBSTONE;
+                self.entries[i].key = TOMBSTONE;
                 self.used -= 1;
                 self.tombstones += 1;
                 free.get_or_insert(i);
@@ -517,7 +541,7 @@ mod tests {
     }
 
     #[test]
-    fn open_entries_update_and_never_overwrite_a_final_one() {
+    fn open_entries_update_and_never_hide_a_final_one() {
         let mut t = Table::new(64, true);
         let h = hand([1, 0, 0, 0, 0, 0, 0]);
         t.store(5, h, 3, 4, 0, 1);
@@ -538,9 +562,10 @@ mod tests {
     }
 
     /// Without superiority, a proof or a wider disproof replaces a disproof bounded by the
-    /// depth limit for the same hand; an unbounded disproof or a proof stays.
+    /// depth limit for the same hand only where it answers; a shorter proof replaces a
+    /// longer one; entries of one hand that answer at different depths stay side by side.
     #[test]
-    fn a_bounded_disproof_gives_way_to_a_proof_or_a_wider_one() {
+    fn results_of_one_hand_answer_each_at_its_depths() {
         let mut t = Table::new(64, false);
         let h = hand([1, 0, 0, 0, 0, 0, 0]);
         t.store(5, h, INF, 0, 2, 1);
@@ -548,18 +573,64 @@ mod tests {
         assert_eq!(t.probe(5, h, 2).dn, 0, "a narrower bound does not replace");
         t.store(5, h, INF, 0, 4, 1);
         assert_eq!(t.probe(5, h, 4).dn, 0, "a wider bound replaces");
+        assert_eq!(t.used, 1);
         t.store(5, h, 0, INF, 7, 1);
         let p = t.probe(5, h, u16::MAX);
-        assert_eq!((p.pn, p.len), (0, 7), "a proof replaces a bounded disproof");
-        t.store(5, h, INF, 0, 6, 1);
         assert_eq!(
-            t.probe(5, h, 3).pn,
-            0,
-            "a bounded disproof does not replace a proof"
+            (p.pn, p.len),
+            (0, 7),
+            "the proof answers with 7 plies left or more"
         );
-        t.store(7, h, INF, 0, u16::MAX, 1);
-        t.store(7, h, 0, INF, 3, 1);
-        assert_eq!(t.probe(7, h, u16::MAX).dn, 0, "an unbounded disproof stays");
+        assert_eq!(
+            t.probe(5, h, 4).dn,
+            0,
+            "the disproof still answers within 4"
+        );
+        assert_eq!(t.probe(5, h, 5).hit, Hit::Miss, "neither answers at 5 or 6");
+        assert_eq!(t.probe(5, h, 6).hit, Hit::Miss);
+        t.store(5, h, INF, 0, 5, 1);
+        assert_eq!(t.probe(5, h, 5).dn, 0, "a wider disproof beside the proof");
+        assert_eq!(t.used, 2);
+        t.store(5, h, 0, INF, 9, 1);
+        assert_eq!(t.used, 2, "a longer proof adds nothing");
+        t.store(7, h, 0, INF, 9, 1);
+        t.store(7, h, 0, INF, 7, 1);
+        assert_eq!(
+            t.probe(7, h, 7).pn,
+            0,
+            "a shorter proof answers where it can"
+        );
+        assert_eq!(t.used, 3, "and replaces the longer one");
+        t.store(9, h, INF, 0, u16::MAX, 1);
+        t.store(9, h, 0, INF, 3, 1);
+        assert_eq!(t.probe(9, h, u16::MAX).dn, 0, "an unbounded disproof stays");
+    }
+
+    /// With superiority, a proof of fewer pieces and one of a shorter mate both stay when
+    /// neither answers all the other does; a look-up takes the one that answers. The
+    /// shortest stored mate is found whatever the order (a proof stored first under a
+    /// longer depth limit would otherwise hide a shorter one from a look-up with many plies
+    /// left).
+    #[test]
+    fn proofs_of_fewer_pieces_and_of_shorter_mates_stay_side_by_side() {
+        let mut t = Table::new(64, true);
+        let gold = hand([0, 0, 0, 0, 1, 0, 0]);
+        t.store(11, PackedHand::EMPTY, 0, INF, 9, 1);
+        t.store(11, gold, 0, INF, 5, 1);
+        assert_eq!(t.used, 2);
+        let p = t.probe(11, gold, 7);
+        assert_eq!((p.pn, p.len, p.pieces), (0, 5, gold));
+        assert_eq!(t.probe(11, PackedHand::EMPTY, 9).pn, 0);
+        assert_eq!(t.probe(11, PackedHand::EMPTY, 7).hit, Hit::Miss);
+        assert_eq!(t.shortest_proof(11, gold), Some(5));
+        assert_eq!(t.shortest_proof(11, PackedHand::EMPTY), Some(9));
+        assert_eq!(t.shortest_proof(13, gold), None);
+        // An open entry of a hand a proof answers only with more plies left is kept
+        // beside it: the search under a tighter limit needs its numbers.
+        t.store(11, PackedHand::EMPTY, 3, 4, 0, 1);
+        let p = t.probe(11, PackedHand::EMPTY, 7);
+        assert_eq!((p.pn, p.dn, p.hit), (3, 4, Hit::Exact));
+        assert_eq!(t.probe(11, PackedHand::EMPTY, 9).pn, 0);
     }
 
     /// Every hand of one board lives side by side, however many (a fixed cluster of eight

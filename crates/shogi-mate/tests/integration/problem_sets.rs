@@ -119,3 +119,74 @@ fn quiet_threats_have_a_pass_count_of_one() {
         rows.len()
     );
 }
+
+/// `--shortest` against the lengths KomoringHeights' MinLength proved
+/// (`shogi_shortest.tsv`, hands as in the SFEN): the mates of 13 plies or more, each proved
+/// exactly that long, with a line of that length that replays. (All 631 are the
+/// `cargo xtask mate-bench --shortest-set` run of docs/BENCHMARKS.md.)
+#[test]
+fn the_long_shortest_mates_are_proved_at_their_known_length() {
+    let rows = data("shogi_shortest.tsv");
+    assert!(rows.len() >= 600, "{} positions", rows.len());
+    let mut solver = Solver::<Shogi>::new(MateOptions {
+        max_nodes: 5_000_000,
+        table_entries: 1 << 20,
+        defender_hand: DefenderHand::Sfen,
+        shortest: true,
+        ..MateOptions::default()
+    });
+    let mut checked = 0;
+    for row in &rows {
+        let want: u32 = row[1].parse().expect("a length");
+        if want < 13 {
+            continue;
+        }
+        let pos = read(&row[0]);
+        let r = solver.solve(&pos);
+        assert_eq!(r.shortest, Some(want), "{}", row[0]);
+        assert_eq!(r.moves.len(), want as usize, "{}: the line", row[0]);
+        assert!(r.line_minimax, "{}", row[0]);
+        verify_line(&pos, &r.moves).unwrap_or_else(|e| panic!("{}: {e}", row[0]));
+        checked += 1;
+    }
+    assert!(checked >= 50, "{checked} long mates");
+}
+
+/// With a table far too small for the searches of the shortest mate, the proofs the plan
+/// of the line needs are collected away: the line is then walked with a search for each
+/// move, and still has exactly the proved length (a line planned over what is left can be
+/// shorter than the shortest mate, its defence not the longest). In these two mates of the
+/// shortest set, with 2^15 entries, the plan falls short and the walk is needed.
+#[test]
+fn a_shortest_mate_keeps_its_length_when_the_table_is_too_small_for_the_plan() {
+    let mut solver = Solver::<Shogi>::new(MateOptions {
+        max_nodes: 5_000_000,
+        table_entries: 1 << 15,
+        defender_hand: DefenderHand::Sfen,
+        shortest: true,
+        ..MateOptions::default()
+    });
+    for (sfen, want) in [
+        (
+            "1n1+N3ng/+N2s1G2l/3pkgppb/p2Sr2Pp/L1pKb1P2/1P1Pp2r1/8P/1S1+p5/L4GS1L w 5p 1",
+            19,
+        ),
+        (
+            "2rG5/4L4/LpLkP2+B1/P2N3G1/s3B3n/4K4/1Pp2P+l2/G8/1+s2+s4 b GSN4Prn8p 1",
+            23,
+        ),
+    ] {
+        let row: Vec<String> = data("shogi_shortest.tsv")
+            .into_iter()
+            .find(|r| r[0] == sfen)
+            .unwrap_or_else(|| panic!("{sfen} is in the set"));
+        assert_eq!(row[1], want.to_string());
+        let pos = read(sfen);
+        let r = solver.solve(&pos);
+        assert_eq!(r.shortest, Some(want), "{sfen}");
+        assert!(r.stats.table.replaced > 0, "{sfen}: the table held all");
+        assert!(r.line_minimax, "{sfen}");
+        assert_eq!(r.moves.len(), want as usize, "{sfen}: the line");
+        verify_line(&pos, &r.moves).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+    }
+}
