@@ -782,11 +782,18 @@ impl<G: Game> Solver<G> {
                 let pn = match c.init {
                     Some(pn) => pn,
                     None if waits => 1,
-                    None => {
-                        let pn = self.initial_number(pos, &c, or_node);
-                        self.children[i].init = Some(pn);
-                        pn
-                    }
+                    None => match self.look_ahead(pos, &c, or_node) {
+                        Ok(pn) => {
+                            self.children[i].init = Some(pn);
+                            pn
+                        }
+                        Err(out) => {
+                            // Decided by the look-ahead itself: stored as its visit would.
+                            self.store(c.key, c.hand, &out, 1);
+                            self.children[i].out = out;
+                            return;
+                        }
+                    },
                 };
                 self.children[i].fresh = p.hit == crate::table::Hit::Miss;
                 if or_node {
@@ -813,17 +820,48 @@ impl<G: Game> Solver<G> {
     /// own visit decides it and stores the result. (Storing the look-ahead as an open
     /// entry was measured: more nodes, not fewer.)
     fn initial_number(&self, pos: &Position<G>, c: &Child, or_node: bool) -> u32 {
+        self.look_ahead(pos, c, or_node).unwrap_or(1)
+    }
+
+    /// [`Solver::initial_number`], or the child's final outcome when the look-ahead finds
+    /// no move there: after a check, no reply is checkmate (proved, with its proof pieces);
+    /// after a reply, no check is no mate (disproved, with its disproof pieces). So the
+    /// leaves of a proof are decided where they are generated, without a visit of their own.
+    fn look_ahead(&self, pos: &Position<G>, c: &Child, or_node: bool) -> Result<u32, Outcome> {
         if !or_node && !self.opts.dn_lookahead {
-            return 1;
+            return Ok(1);
         }
         let mut next = pos.clone();
         next.play_unchecked(c.mv);
-        if !or_node {
+        let n = if or_node {
+            next.count_moves().min(INF as u64 / 2) as u32
+        } else {
             let mut list = MoveList::new();
             next.legal_checks(&mut list);
-            return (list.len() as u32).clamp(1, INF / 2);
+            list.len() as u32
+        };
+        if n > 0 {
+            return Ok(n);
         }
-        next.count_moves().clamp(1, INF as u64 / 2) as u32
+        Err(if or_node {
+            // Checkmate (pawn-drop mates were never generated as checks).
+            let p = pieces::and_proof(&next, PackedHand::EMPTY, self.opts.defender_hand);
+            Outcome {
+                pn: 0,
+                dn: INF,
+                pieces: self.proof_pieces(p, c.hand),
+                len: 0,
+                rep: NO_REP,
+                bound: ANY_DEPTH,
+            }
+        } else {
+            let d = pieces::or_disproof(
+                &next,
+                PackedHand::new(&shogi_core::Hand([u8::MAX; 7])),
+                self.opts.defender_hand,
+            );
+            self.final_disproof(d)
+        })
     }
 
     /// The multiple-iterative-deepening step of df-pn at `pos` (depth `depth` on the path,
@@ -888,9 +926,16 @@ impl<G: Game> Solver<G> {
         let mut searched: Option<(usize, Outcome)> = None;
         let (mut pn, mut dn);
         loop {
+            // Every child is looked up when the node is entered; after that only the one
+            // searched changes, with those that wait for it (as KomoringHeights keeps a
+            // node's children between searches). Others may meanwhile have been decided
+            // through transpositions below: their numbers are then stale until the next
+            // entry, which costs the search time, never soundness (a stale number is an
+            // open one; final results do not change while the node is on the path).
             for i in start..end {
                 match searched {
                     Some((j, out)) if j == i => self.children[i].out = out,
+                    Some((j, _)) if self.children[i].after != Some(j as u32) => {}
                     _ => self.refresh(pos, or_node, i, remaining, depth),
                 }
             }
