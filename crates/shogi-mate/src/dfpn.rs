@@ -109,15 +109,16 @@ pub struct MateResult {
     /// proof, ending in checkmate; it has been replayed ([`verify_line`]). Empty otherwise.
     pub moves: Vec<Move>,
     /// For a mate: whether the line was planned by minimax over the proved positions
-    /// (docs/METHOD.md §11.3), so that its length is at least that of the shortest forced
-    /// mate. `false` when the planning ran out (proofs lost from a full table, the node
+    /// (docs/METHOD.md §11.3), or, after [`Solver::solve_shortest`], walked with every move
+    /// proved (§11.4), so that its length is at least that of the shortest forced mate.
+    /// `false` when the planning ran out (proofs lost from a full table, the node
     /// limit) and the line follows the stored lengths: a legal mating line whose defence
     /// may not be the longest, so its length bounds nothing.
     pub line_minimax: bool,
     /// After [`Solver::solve_shortest`]: the proved length of the shortest mate, in plies
     /// (`None` after [`Solver::solve`], or when a search of the shortest ran out of nodes:
     /// then the line's length is only an upper bound). With a line planned by minimax
-    /// ([`MateResult::line_minimax`]) the line has exactly this length.
+    /// or walked ([`MateResult::line_minimax`]) the line has exactly this length.
     pub shortest: Option<u32>,
     /// For a mate: the proof pieces of the position (a part of the attacker's hand that is
     /// enough for the mate); for a no-mate: its disproof pieces.
@@ -361,11 +362,13 @@ impl<G: Game> Solver<G> {
     /// [`Solver::solve`], then the shortest mate by the depth limit (docs/METHOD.md §11.4):
     /// a search with depth limit `M` proves a mate within `M` plies or, when it ends with a
     /// disproof, that there is none; `M` goes down from the length of the first proof, two
-    /// plies below each mate found. When every search decides, the length is
-    /// proved the shortest (the attacker shortest, the defender longest over every reply)
-    /// and [`MateResult::shortest`] holds it, with the line of the proof within it. When
-    /// one runs out of nodes, the result is the shortest mate found, `shortest` is `None`,
-    /// and the line's length is only an upper bound.
+    /// plies below each mate found, all the searches on one table whose entries answer by
+    /// length. When every search decides, the length is proved the shortest (the attacker
+    /// shortest, the defender longest over every reply) and [`MateResult::shortest`] holds
+    /// it, with a line of exactly that length: planned through the proofs, or, when the
+    /// plan falls short (a table too small), walked with a search for each move. When one
+    /// runs out of nodes, the result is the shortest mate found, `shortest` is `None`, and
+    /// the line's length is only an upper bound.
     pub fn solve_shortest(&mut self, pos: &Position<G>) -> MateResult {
         let full = self.opts.max_depth;
         let (mut best, out, _) = self.solve_root(pos);

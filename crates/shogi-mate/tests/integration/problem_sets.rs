@@ -120,6 +120,18 @@ fn quiet_threats_have_a_pass_count_of_one() {
     );
 }
 
+/// A solver of shortest mates with the shortest set's hands (as in the SFEN) and
+/// `entries` table entries.
+fn shortest_solver(entries: usize) -> Solver<Shogi> {
+    Solver::new(MateOptions {
+        max_nodes: 5_000_000,
+        table_entries: entries,
+        defender_hand: DefenderHand::Sfen,
+        shortest: true,
+        ..MateOptions::default()
+    })
+}
+
 /// `--shortest` against the lengths KomoringHeights' MinLength proved
 /// (`shogi_shortest.tsv`, hands as in the SFEN): the mates of 13 plies or more, each proved
 /// exactly that long, with a line of that length that replays. (All 631 are the
@@ -128,13 +140,7 @@ fn quiet_threats_have_a_pass_count_of_one() {
 fn the_long_shortest_mates_are_proved_at_their_known_length() {
     let rows = data("shogi_shortest.tsv");
     assert!(rows.len() >= 600, "{} positions", rows.len());
-    let mut solver = Solver::<Shogi>::new(MateOptions {
-        max_nodes: 5_000_000,
-        table_entries: 1 << 20,
-        defender_hand: DefenderHand::Sfen,
-        shortest: true,
-        ..MateOptions::default()
-    });
+    let mut solver = shortest_solver(1 << 20);
     let mut checked = 0;
     for row in &rows {
         let want: u32 = row[1].parse().expect("a length");
@@ -159,13 +165,7 @@ fn the_long_shortest_mates_are_proved_at_their_known_length() {
 /// shortest set, with 2^15 entries, the plan falls short and the walk is needed.
 #[test]
 fn a_shortest_mate_keeps_its_length_when_the_table_is_too_small_for_the_plan() {
-    let mut solver = Solver::<Shogi>::new(MateOptions {
-        max_nodes: 5_000_000,
-        table_entries: 1 << 15,
-        defender_hand: DefenderHand::Sfen,
-        shortest: true,
-        ..MateOptions::default()
-    });
+    let mut solver = shortest_solver(1 << 15);
     for (sfen, want) in [
         (
             "1n1+N3ng/+N2s1G2l/3pkgppb/p2Sr2Pp/L1pKb1P2/1P1Pp2r1/8P/1S1+p5/L4GS1L w 5p 1",
