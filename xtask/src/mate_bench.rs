@@ -55,6 +55,10 @@ pub struct MateBenchArgs {
     /// Only the USI rows (no in-process shogi-mate, ablation, cshogi or pass-count runs).
     #[arg(long)]
     usi_only: bool,
+    /// Without the ablation rows: shogi-mate with its defaults beside cshogi only (a quick
+    /// comparison to repeat; machines are noisy).
+    #[arg(long)]
+    no_ablations: bool,
     /// Run `testdata/mate/shogi_random.tsv` (1,500 positions from random games, picked
     /// blind) over USI with the --usi-ms cap: `shogi-count usi` and every --usi-engine,
     /// one after the other, and count what each decides that another does not.
@@ -419,6 +423,48 @@ fn ours(positions: &[Position<Shogi>], opts: MateOptions) -> Run {
     Run::of(&answers)
 }
 
+/// The rows of shogi-mate with one refinement off at a time (docs/BENCHMARKS.md).
+fn ablations(file: &str, positions: &[Position<Shogi>], opts: MateOptions) {
+    row(
+        "shogi-mate, no proof pieces or superiority",
+        file,
+        &ours(
+            positions,
+            MateOptions {
+                superiority: false,
+                ..opts
+            },
+        ),
+    );
+    row(
+        "shogi-mate, no threshold control (TCA)",
+        file,
+        &ours(positions, MateOptions { tca: false, ..opts }),
+    );
+    row(
+        "shogi-mate, no disproof-number look-ahead",
+        file,
+        &ours(
+            positions,
+            MateOptions {
+                dn_lookahead: false,
+                ..opts
+            },
+        ),
+    );
+    row(
+        "shogi-mate, no delayed moves",
+        file,
+        &ours(
+            positions,
+            MateOptions {
+                delay: false,
+                ..opts
+            },
+        ),
+    );
+}
+
 fn cshogi(args: &MateBenchArgs, file: &str) -> Result<Run, String> {
     let script = testdata().join("time_cshogi.py");
     let out = Command::new(&args.python)
@@ -501,44 +547,9 @@ pub fn run(args: MateBenchArgs) -> Result<(), String> {
             continue;
         }
         row("shogi-mate", file, &ours(&positions, opts));
-        row(
-            "shogi-mate, no proof pieces or superiority",
-            file,
-            &ours(
-                &positions,
-                MateOptions {
-                    superiority: false,
-                    ..opts
-                },
-            ),
-        );
-        row(
-            "shogi-mate, no threshold control (TCA)",
-            file,
-            &ours(&positions, MateOptions { tca: false, ..opts }),
-        );
-        row(
-            "shogi-mate, no disproof-number look-ahead",
-            file,
-            &ours(
-                &positions,
-                MateOptions {
-                    dn_lookahead: false,
-                    ..opts
-                },
-            ),
-        );
-        row(
-            "shogi-mate, no delayed moves",
-            file,
-            &ours(
-                &positions,
-                MateOptions {
-                    delay: false,
-                    ..opts
-                },
-            ),
-        );
+        if !args.no_ablations {
+            ablations(file, &positions, opts);
+        }
         match cshogi(&args, file) {
             Ok(r) => row("cshogi DfPn", file, &r),
             Err(e) => println!("| {file} | cshogi DfPn | skipped: {e} | | |"),
