@@ -2,7 +2,7 @@
 //! (`shogi_count_fuzz::mate`): the defender's king and up to five pieces of either side on
 //! the board or in hand, the attacker's king present or not, solved under random options
 //! (defender hand `rest` or `sfen`, superiority on or off, node and depth limits, a table
-//! from one cluster up).
+//! from one cluster up, the shortest mate or the first, each search refinement on or off).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -40,8 +40,8 @@ const KINDS: [PieceKind; 10] = [
     PieceKind::Gold,
 ];
 
-/// The options as a key: depth, nodes, `rest`, superiority, table entries.
-type OptionsKey = (u32, u64, bool, bool, usize);
+/// The options as a key (their `Debug` form: every field).
+type OptionsKey = String;
 
 thread_local! {
     /// Solvers reused from one input to the next, by options: a search must not depend on
@@ -75,6 +75,11 @@ fn read(data: &[u8]) -> Option<Problem> {
             DefenderHand::Sfen
         },
         superiority: flags & 8 == 0,
+        shortest: flags & 64 != 0,
+        // The refinements each off for an input in eight.
+        tca: byte(2) & 0x1c != 0x04,
+        delay: byte(2) & 0x1c != 0x08,
+        dn_lookahead: byte(2) & 0x1c != 0x0c,
     };
     let square = |b: u8| Square::from_index_in::<G>(b % 25).expect("on the board");
     let mut s = Setup::<G>::empty();
@@ -152,13 +157,7 @@ fn check(problem: &Problem) {
     // same answer.
     let result = SOLVERS.with(|solvers| {
         let mut solvers = solvers.borrow_mut();
-        let key = (
-            opts.max_depth,
-            opts.max_nodes,
-            opts.defender_hand == DefenderHand::Rest,
-            opts.superiority,
-            opts.table_entries,
-        );
+        let key = format!("{opts:?}");
         let solver = solvers.entry(key).or_insert_with(|| Solver::new(*opts));
         solver.solve(pos)
     });
@@ -184,25 +183,42 @@ fn check(problem: &Problem) {
             if let Some(d) = shortest {
                 assert!(n >= d, "{what}: shorter than the shortest mate, {d}");
             }
+            // `--shortest`: a proved length is the brute force's (or beyond what it
+            // searched), and a line planned or walked is never shorter (exactly as long
+            // unless the walk ran out of nodes, which a small table and node limit allow).
+            if let Some(s) = result.shortest {
+                match shortest {
+                    Some(d) => assert_eq!(s, d, "{what}: proved shortest {s}, brute force {d}"),
+                    None => assert!(s > done, "{what}: proved shortest {s}, none within {done}"),
+                }
+                if result.line_minimax {
+                    assert!(n >= s, "{what}: the line of a proved shortest mate, {s}");
+                }
+            }
             assert!(
                 shortest.is_some() || n > done,
                 "{what}: brute force finds no mate within {done}"
             );
             // The proof pieces are a part of the hand, and enough: the same board with
             // only them in the attacker's hand (the rest to the defender, under `rest`)
-            // is mate within the line's length.
+            // is mate within the depth limit.
             let p = result.pieces.expect("a mate has proof pieces");
             assert!(
                 contains(&hand, &p),
                 "{what}: proof pieces {p:?} beyond the hand"
             );
-            if n <= BRUTE_PLIES && p != hand {
+            // They are the pieces of the proof found, which need not be the line's: the
+            // table keeps proofs of fewer pieces and of shorter mates side by side, and the
+            // line takes the shortest. So they are enough for a mate within the depth
+            // limit, not always within the line's length.
+            let m = opts.max_depth;
+            if m <= BRUTE_PLIES && p != hand {
                 let inferior = rehand(&root, &p, opts.defender_hand);
-                let mated = Brute::new(PIECES_BUDGET).mate_within(&inferior, n);
+                let mated = Brute::new(PIECES_BUDGET).mate_within(&inferior, m);
                 assert_ne!(
                     mated,
                     Some(false),
-                    "{what}: with the proof pieces {p:?}, {inferior} has no mate in {n}"
+                    "{what}: with the proof pieces {p:?}, {inferior} has no mate in {m}"
                 );
             }
         }

@@ -68,7 +68,8 @@ pub enum MateCommand {
         /// Prove the shortest mate (the attacker shortest, the defender longest over every
         /// reply): searches within decreasing depth limits until one finds none
         /// (docs/METHOD.md §11.4), on one table. The JSON's `shortest` is then the proved
-        /// length, and the line has that length; `null` when a search ran out of nodes (the
+        /// length, and the line has that length (unless a tiny table and node limit stop the
+        /// walk that builds it: then it is longer); `null` when a search ran out of nodes (the
         /// line is then the shortest found). 寿 proves 611 and 煙詰 117 with the defaults.
         #[arg(long)]
         shortest: bool,

@@ -117,11 +117,15 @@ pub struct MateResult {
     pub line_minimax: bool,
     /// After [`Solver::solve_shortest`]: the proved length of the shortest mate, in plies
     /// (`None` after [`Solver::solve`], or when a search of the shortest ran out of nodes:
-    /// then the line's length is only an upper bound). With a line planned by minimax
-    /// or walked ([`MateResult::line_minimax`]) the line has exactly this length.
+    /// then the line's length is only an upper bound). A line planned by minimax or
+    /// walked ([`MateResult::line_minimax`]) is at least this long, and exactly this long
+    /// unless the walk that shortens a planned line ran out of nodes (a table far too
+    /// small for the searches and a low node limit).
     pub shortest: Option<u32>,
     /// For a mate: the proof pieces of the position (a part of the attacker's hand that is
-    /// enough for the mate); for a no-mate: its disproof pieces.
+    /// enough for a mate within the depth limit: those of the proof found, whose mate may
+    /// be longer than the line, which takes the shortest the table proves); for a no-mate:
+    /// its disproof pieces.
     pub pieces: Option<shogi_core::Hand>,
     /// Counters.
     pub stats: SearchStats,
@@ -366,7 +370,8 @@ impl<G: Game> Solver<G> {
     /// length. When every search decides, the length is proved the shortest (the attacker
     /// shortest, the defender longest over every reply) and [`MateResult::shortest`] holds
     /// it, with a line of exactly that length: planned through the proofs, or, when the
-    /// plan falls short (a table too small), walked with a search for each move. When one
+    /// plan falls short (a table too small), walked with a search for each move (if the
+    /// walk runs out of nodes, the planned line, which is never shorter). When one
     /// runs out of nodes, the result is the shortest mate found, `shortest` is `None`, and
     /// the line's length is only an upper bound.
     pub fn solve_shortest(&mut self, pos: &Position<G>) -> MateResult {

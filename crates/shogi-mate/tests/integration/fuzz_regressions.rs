@@ -178,3 +178,42 @@ fn lost_proofs_are_searched_again_for_the_line() {
     verify_line(&pos, &r.moves).expect("the line replays");
     assert!(r.moves.len() >= 7, "{} plies", r.moves.len());
 }
+
+/// fuzz target mate_small, with `shortest`: 7 plies proved the shortest, but with a table
+/// of 8 entries and 100 nodes a search, the line printed had 9 (planned by minimax through
+/// what the table kept, and the walk that would shorten it to 7 ran out of nodes). What
+/// holds: a proved length is the shortest, and a line planned or walked is never shorter;
+/// with room to work, the line has exactly the proved length.
+#[test]
+fn a_proved_shortest_mate_is_never_longer_than_its_line() {
+    let pos = Position::<MiniShogi>::from_sfen_with(
+        "3k1/5/1p1K1/5/3+R1 b r2b2g2sp 1",
+        Relax::ATTACKER_WITHOUT_KING,
+    )
+    .expect("a mate problem");
+    assert!(!mate_within(&pos, 5) && mate_within(&pos, 7));
+    for (max_nodes, table_entries) in [(100, 8), (1_000_000, 1 << 16)] {
+        let opts = MateOptions {
+            max_nodes,
+            table_entries,
+            max_depth: 255,
+            shortest: true,
+            ..MateOptions::default()
+        };
+        let r = Solver::<MiniShogi>::new(opts).solve(&pos);
+        assert_eq!(r.verdict, Verdict::Mate);
+        verify_line(&pos, &r.moves).expect("the line replays");
+        let line: Vec<String> = r.moves.iter().map(|m| m.to_usi::<MiniShogi>()).collect();
+        if let Some(s) = r.shortest {
+            assert_eq!(s, 7, "{}", line.join(" "));
+            if r.line_minimax {
+                assert!(r.moves.len() >= 7, "{}", line.join(" "));
+            }
+        }
+        if max_nodes > 100 {
+            assert_eq!(r.shortest, Some(7));
+            assert!(r.line_minimax);
+            assert_eq!(r.moves.len(), 7, "{}", line.join(" "));
+        }
+    }
+}
