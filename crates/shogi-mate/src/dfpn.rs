@@ -803,7 +803,7 @@ impl<G: Game> Solver<G> {
                         }
                     },
                 };
-                self.children[i].fresh = p.hit == crate::table::Hit::Miss;
+                self.children[i].fresh = true;
                 if or_node {
                     Outcome::open(pn, c.hand)
                 } else {
@@ -851,25 +851,33 @@ impl<G: Game> Solver<G> {
         if n > 0 {
             return Ok(n);
         }
-        Err(if or_node {
-            // Checkmate (pawn-drop mates were never generated as checks).
-            let p = pieces::and_proof(&next, PackedHand::EMPTY, self.opts.defender_hand);
-            Outcome {
-                pn: 0,
-                dn: INF,
-                pieces: self.proof_pieces(p, c.hand),
-                len: 0,
-                rep: NO_REP,
-                bound: ANY_DEPTH,
-            }
-        } else {
+        // The child is a node of the other kind.
+        Err(self.without_moves(&next, !or_node, c.hand))
+    }
+
+    /// The outcome of a position without a move to search (`or_node`: the attacker's, with
+    /// attacker hand `hand`): an attacker without a check has no mate, whatever it holds
+    /// that cannot check; a defender without a reply is checkmated (pawn-drop mates were
+    /// never generated as checks).
+    fn without_moves(&self, pos: &Position<G>, or_node: bool, hand: PackedHand) -> Outcome {
+        if or_node {
             let d = pieces::or_disproof(
-                &next,
+                pos,
                 PackedHand::new(&shogi_core::Hand([u8::MAX; 7])),
                 self.opts.defender_hand,
             );
             self.final_disproof(d)
-        })
+        } else {
+            let p = pieces::and_proof(pos, PackedHand::EMPTY, self.opts.defender_hand);
+            Outcome {
+                pn: 0,
+                dn: INF,
+                pieces: self.proof_pieces(p, hand),
+                len: 0,
+                rep: NO_REP,
+                bound: ANY_DEPTH,
+            }
+        }
     }
 
     /// The multiple-iterative-deepening step of df-pn at `pos` (depth `depth` on the path,
@@ -906,26 +914,7 @@ impl<G: Game> Solver<G> {
         let remaining = here.saturating_sub(1);
         let nodes_before = self.nodes;
         if start == end {
-            let out = if or_node {
-                // No check: no mate, whatever the attacker holds that cannot check.
-                let d = pieces::or_disproof(
-                    pos,
-                    PackedHand::new(&shogi_core::Hand([u8::MAX; 7])),
-                    self.opts.defender_hand,
-                );
-                self.final_disproof(d)
-            } else {
-                // Checkmate (pawn-drop mates were never generated as moves).
-                let p = pieces::and_proof(pos, PackedHand::EMPTY, self.opts.defender_hand);
-                Outcome {
-                    pn: 0,
-                    dn: INF,
-                    pieces: self.proof_pieces(p, hand),
-                    len: 0,
-                    rep: NO_REP,
-                    bound: ANY_DEPTH,
-                }
-            };
+            let out = self.without_moves(pos, or_node, hand);
             self.store(key, hand, &out, 1);
             return out;
         }

@@ -30,6 +30,16 @@ fn mate_within<G: Game>(pos: &Position<G>, plies: u32) -> bool {
     })
 }
 
+/// Solves `pos` under `opts`, which must find a mate whose line replays, and returns the
+/// result with the line in USI.
+fn solve_mate(pos: &Position<MiniShogi>, opts: MateOptions) -> (shogi_mate::MateResult, String) {
+    let r = Solver::<MiniShogi>::new(opts).solve(pos);
+    assert_eq!(r.verdict, Verdict::Mate);
+    verify_line(pos, &r.moves).expect("the line replays");
+    let line: Vec<String> = r.moves.iter().map(|m| m.to_usi::<MiniShogi>()).collect();
+    (r, line.join(" "))
+}
+
 /// fuzz target mate_small: the line was 5 plies (`1b2a+ 5d5e 2a2b P*4d 2b4d`) where the
 /// shortest forced mate is 7. The defender's reply was chosen by the mate lengths stored in
 /// the table, which are those of the proofs as found: after `P*4d` the stored proof was a
@@ -51,11 +61,8 @@ fn the_line_is_never_shorter_than_the_shortest_mate() {
             defender_hand: DefenderHand::Sfen,
             ..MateOptions::default()
         };
-        let r = Solver::<MiniShogi>::new(opts).solve(&pos);
-        assert_eq!(r.verdict, Verdict::Mate);
-        verify_line(&pos, &r.moves).expect("the line replays");
-        let line: Vec<String> = r.moves.iter().map(|m| m.to_usi::<MiniShogi>()).collect();
-        assert!(r.moves.len() >= 7, "{}", line.join(" "));
+        let (r, line) = solve_mate(&pos, opts);
+        assert!(r.moves.len() >= 7, "{line}");
     }
 }
 
@@ -200,20 +207,17 @@ fn a_proved_shortest_mate_is_never_longer_than_its_line() {
             shortest: true,
             ..MateOptions::default()
         };
-        let r = Solver::<MiniShogi>::new(opts).solve(&pos);
-        assert_eq!(r.verdict, Verdict::Mate);
-        verify_line(&pos, &r.moves).expect("the line replays");
-        let line: Vec<String> = r.moves.iter().map(|m| m.to_usi::<MiniShogi>()).collect();
+        let (r, line) = solve_mate(&pos, opts);
         if let Some(s) = r.shortest {
-            assert_eq!(s, 7, "{}", line.join(" "));
+            assert_eq!(s, 7, "{line}");
             if r.line_minimax {
-                assert!(r.moves.len() >= 7, "{}", line.join(" "));
+                assert!(r.moves.len() >= 7, "{line}");
             }
         }
         if max_nodes > 100 {
             assert_eq!(r.shortest, Some(7));
             assert!(r.line_minimax);
-            assert_eq!(r.moves.len(), 7, "{}", line.join(" "));
+            assert_eq!(r.moves.len(), 7, "{line}");
         }
     }
 }
