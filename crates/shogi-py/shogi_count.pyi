@@ -169,7 +169,10 @@ def sample(
     sample. The GIL is released while sampling; Ctrl-C stops it."""
 
 def mate(
-    sfen: str, nodes: Optional[SupportsIndex] = None, shortest: bool = False
+    sfen: str,
+    nodes: Optional[SupportsIndex] = None,
+    shortest: bool = False,
+    futile: bool = False,
 ) -> dict[str, Any]:
     """A checkmate search by the side to move (df-pn, docs/METHOD.md §11–§12), as
     `shogi-count mate --json --table-mb 32` prints it: `sfen`, `game`, `verdict`
@@ -178,7 +181,8 @@ def mate(
     whether the line was planned by minimax over the proofs, so that its length is at least
     the shortest mate's). `nodes` bounds the search (default 100,000,000, as the command line);
     `shortest=True` proves the shortest mate (`shortest`: its length, or None when a search
-    ran out of nodes). The
+    ran out of nodes); `futile=True` applies the convention on futile interpositions
+    (無駄合, docs/METHOD.md §11.5), as `--futile`. The
     attacker may have no king; the defender holds every piece on neither the board nor
     the attacker's hand."""
 

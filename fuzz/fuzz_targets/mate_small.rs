@@ -8,8 +8,8 @@
 use libfuzzer_sys::fuzz_target;
 use shogi_core::{Color, Hand, MiniShogi, Piece, PieceKind, Position, Relax, Setup, Square};
 use shogi_count_fuzz::assert_invariants;
-use shogi_count_fuzz::mate::{checks_by_filter, replay_mate, rest_hand, with_hands, Brute};
-use shogi_mate::{verify_line, with_defender_hand, DefenderHand, MateOptions, Solver, Verdict};
+use shogi_count_fuzz::mate::{checks_by_filter, replay_mate_with, rest_hand, with_hands, Brute};
+use shogi_mate::{verify_line_with, with_defender_hand, DefenderHand, MateOptions, Solver, Verdict};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -80,6 +80,7 @@ fn read(data: &[u8]) -> Option<Problem> {
         tca: byte(2) & 0x1c != 0x04,
         delay: byte(2) & 0x1c != 0x08,
         dn_lookahead: byte(2) & 0x1c != 0x0c,
+        futile_interpositions: byte(2) & 0x20 != 0,
     };
     let square = |b: u8| Square::from_index_in::<G>(b % 25).expect("on the board");
     let mut s = Setup::<G>::empty();
@@ -168,7 +169,8 @@ fn check(problem: &Problem) {
         assert_eq!(result.pieces, again.pieces, "{what}: a reused solver");
     }
 
-    let mut brute = Brute::new(BRUTE_BUDGET);
+    let futile = opts.futile_interpositions;
+    let mut brute = Brute::new(BRUTE_BUDGET).futile(futile);
     let (shortest, done) = brute.shortest_mate(&root, BRUTE_PLIES);
     let attacker = root.side_to_move();
     let hand = *root.hand(attacker);
@@ -178,8 +180,10 @@ fn check(problem: &Problem) {
             let line: Vec<String> = result.moves.iter().map(|m| m.to_usi::<G>()).collect();
             let what = format!("{what}: mate in {n} {}", line.join(" "));
             assert!(n <= opts.max_depth, "{what}: longer than the depth limit");
-            replay_mate(&root, &result.moves).unwrap_or_else(|e| panic!("{what}: {e}"));
-            verify_line(&root, &result.moves).unwrap_or_else(|e| panic!("{what}: {e}"));
+            replay_mate_with(&root, &result.moves, futile)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            verify_line_with(&root, &result.moves, futile)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
             if let Some(d) = shortest {
                 assert!(n >= d, "{what}: shorter than the shortest mate, {d}");
             }
@@ -214,7 +218,9 @@ fn check(problem: &Problem) {
             let m = opts.max_depth;
             if m <= BRUTE_PLIES && p != hand {
                 let inferior = rehand(&root, &p, opts.defender_hand);
-                let mated = Brute::new(PIECES_BUDGET).mate_within(&inferior, m);
+                let mated = Brute::new(PIECES_BUDGET)
+                    .futile(futile)
+                    .mate_within(&inferior, m);
                 assert_ne!(
                     mated,
                     Some(false),

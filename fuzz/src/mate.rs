@@ -10,12 +10,23 @@ use shogi_core::{Color, Game, Hand, Move, MoveList, PieceKind, Position, Relax, 
 pub struct Brute {
     nodes: u64,
     budget: u64,
+    futile: bool,
 }
 
 impl Brute {
     /// A search that gives up after `budget` positions.
     pub fn new(budget: u64) -> Brute {
-        Brute { nodes: 0, budget }
+        Brute {
+            nodes: 0,
+            budget,
+            futile: false,
+        }
+    }
+
+    /// The same search under the convention on futile interpositions (the solver's
+    /// `MateOptions::futile_interpositions`) when `on`.
+    pub fn futile(self, on: bool) -> Brute {
+        Brute { futile: on, ..self }
     }
 
     /// Positions visited so far.
@@ -56,7 +67,7 @@ impl Brute {
         self.visit()?;
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        if list.is_empty() {
+        if list.is_empty() || (self.futile && self.only_futile_drops(pos, &list)?) {
             return Some(true);
         }
         if plies < 2 {
@@ -66,6 +77,42 @@ impl Brute {
             let mut next = pos.clone();
             next.play_unchecked(mv);
             if !self.mate_within(&next, plies - 1)? {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+
+    /// Whether every reply in `list` (the defender's, in check) is a drop that the checker
+    /// takes, promoting or not, into a position where this holds again (or no reply is
+    /// left): mated under the convention. Every drop of every kind is followed.
+    fn only_futile_drops<G: Game>(&mut self, pos: &Position<G>, list: &[Move]) -> Option<bool> {
+        let Some(checker) = pos.checkers().into_iter().next() else {
+            return Some(list.is_empty());
+        };
+        for &mv in list {
+            let Move::Drop { to, .. } = mv else {
+                return Some(false);
+            };
+            let mut dropped = pos.clone();
+            dropped.play_unchecked(mv);
+            let mut futile = false;
+            for promote in [false, true] {
+                let capture = Move::Normal {
+                    from: checker,
+                    to,
+                    promote,
+                };
+                if !futile && dropped.is_legal(capture) {
+                    self.visit()?;
+                    let mut taken = dropped.clone();
+                    taken.play_unchecked(capture);
+                    let mut replies = MoveList::new();
+                    taken.legal_moves(&mut replies);
+                    futile = self.only_futile_drops(&taken, &replies)?;
+                }
+            }
+            if !futile {
                 return Some(false);
             }
         }
@@ -97,6 +144,16 @@ impl Brute {
 /// the legal move list of its position, every move of the side to move at the root a
 /// check, an odd number of plies, and at the end the defender in check with no legal move.
 pub fn replay_mate<G: Game>(root: &Position<G>, line: &[Move]) -> Result<(), String> {
+    replay_mate_with(root, line, false)
+}
+
+/// [`replay_mate`], where with `futile` the last position may be one whose every reply is
+/// a futile interposition (checked by [`Brute`] under the convention, without a budget).
+pub fn replay_mate_with<G: Game>(
+    root: &Position<G>,
+    line: &[Move],
+    futile: bool,
+) -> Result<(), String> {
     if line.len() % 2 != 1 {
         return Err(format!("{} plies", line.len()));
     }
@@ -127,7 +184,13 @@ pub fn replay_mate<G: Game>(root: &Position<G>, line: &[Move]) -> Result<(), Str
     }
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    if pos.side_to_move() == !attacker && pos.in_check(!attacker) && list.is_empty() {
+    let mated = list.is_empty()
+        || (futile
+            && Brute::new(u64::MAX)
+                .futile(true)
+                .only_futile_drops(&pos, &list)
+                == Some(true));
+    if pos.side_to_move() == !attacker && pos.in_check(!attacker) && mated {
         Ok(())
     } else {
         Err(format!("{pos} is not checkmate"))

@@ -73,6 +73,12 @@ pub enum MateCommand {
         /// line is then the shortest found). 寿 proves 611 and 煙詰 117 with the defaults.
         #[arg(long)]
         shortest: bool,
+        /// Apply the tsume convention on futile interpositions (無駄合, docs/METHOD.md
+        /// §11.5): a defender whose every reply is a drop the checker takes into mate is
+        /// mated, so the line ends there and the length (with --shortest, the proved
+        /// length) does not count such drops. Verdicts are the same with and without.
+        #[arg(long)]
+        futile: bool,
         /// Write the solution as a KIF game from the problem to this file (Shift_JIS for
         /// a .kif name, UTF-8 otherwise, as KIF's convention has it): one Shogi problem
         /// only; exit code 1, and no file, when it has no mate.
@@ -341,6 +347,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
             no_delay,
             no_dn_lookahead,
             shortest,
+            futile,
             kif,
             files,
             sfens,
@@ -356,6 +363,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
                 tca: !no_tca,
                 delay: !no_delay,
                 dn_lookahead: !no_dn_lookahead,
+                futile_interpositions: futile,
             };
             let plan = plan(&inputs, common)?;
             match kif {

@@ -41,6 +41,8 @@ struct Settings {
     defender_hand: DefenderHand,
     /// Prove the shortest mate before answering (docs/METHOD.md §11.4).
     shortest: bool,
+    /// The convention on futile interpositions (docs/METHOD.md §11.5).
+    futile: bool,
 }
 
 impl Default for Settings {
@@ -52,6 +54,7 @@ impl Default for Settings {
             // A GUI sends the position it shows, hands written out: keep them.
             defender_hand: DefenderHand::Sfen,
             shortest: false,
+            futile: false,
         }
     }
 }
@@ -72,6 +75,7 @@ impl Settings {
             tca: true,
             delay: true,
             dn_lookahead: true,
+            futile_interpositions: self.futile,
         }
     }
 }
@@ -320,6 +324,7 @@ impl Engine {
         ));
         send("option name DefenderHand type combo default sfen var sfen var rest");
         send("option name ShortestMate type check default false");
+        send("option name FutileInterpositions type check default false");
         send("usiok");
     }
 
@@ -391,6 +396,14 @@ impl Engine {
                 "false" => self.settings.shortest = false,
                 _ => info_string(&format!(
                     "setoption ShortestMate: {} is neither `true` nor `false`",
+                    quoted(&value)
+                )),
+            },
+            "FutileInterpositions" => match value.as_str() {
+                "true" => self.settings.futile = true,
+                "false" => self.settings.futile = false,
+                _ => info_string(&format!(
+                    "setoption FutileInterpositions: {} is neither `true` nor `false`",
                     quoted(&value)
                 )),
             },

@@ -108,6 +108,13 @@ pub(crate) trait MoveSink {
     fn piece(&mut self, from: Square, kind: PieceKind, to: Bitboard, ex: &Expand) -> bool;
     /// A piece of `kind` can be dropped on every square of `to`.
     fn drops(&mut self, kind: PieceKind, to: Bitboard) -> bool;
+    /// Whether the sink has any use for the moves of the king on `king`: finding its safe
+    /// squares is the dearest part of the generation, and a check generator needs them
+    /// only when the king's leaving uncovers a check.
+    #[inline(always)]
+    fn wants_king_moves(&self, _king: Square) -> bool {
+        true
+    }
 }
 
 /// What a sink needs to split destinations into promotions and non-promotions.
@@ -216,6 +223,11 @@ impl MoveSink for CheckSink<'_> {
     fn drops(&mut self, kind: PieceKind, to: Bitboard) -> bool {
         push_drops(self.list, kind, to & self.checks[kind.index()]);
         false
+    }
+    #[inline(always)]
+    fn wants_king_moves(&self, king: Square) -> bool {
+        // A king never attacks a king: only a king that uncovers a slider checks.
+        self.discoverers.has(king)
     }
 }
 
@@ -352,15 +364,17 @@ impl<G: Game> Position<G> {
             // The king must not stay on a line it is checked along: look through it. The
             // slides onto the king's few target squares are computed once, from the
             // sliders' side; then each square needs only the step-attacker lookups.
-            let area = t.pseudo(us, PieceKind::King, k) & !not_targets;
-            let mut to = Bitboard::EMPTY;
-            for s in area & !self.slider_attacks_on(area, them, occ.without(k)) {
-                if self.step_attackers_to(s, them).is_empty() {
-                    to |= Bitboard::from_square(s);
+            if sink.wants_king_moves(k) {
+                let area = t.pseudo(us, PieceKind::King, k) & !not_targets;
+                let mut to = Bitboard::EMPTY;
+                for s in area & !self.slider_attacks_on(area, them, occ.without(k)) {
+                    if self.step_attackers_to(s, them).is_empty() {
+                        to |= Bitboard::from_square(s);
+                    }
                 }
-            }
-            if to.is_nonempty() && sink.piece(k, PieceKind::King, to, &ex) {
-                return true;
+                if to.is_nonempty() && sink.piece(k, PieceKind::King, to, &ex) {
+                    return true;
+                }
             }
             if checkers.more_than_one() {
                 return false;

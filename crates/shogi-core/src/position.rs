@@ -631,6 +631,28 @@ impl<G: Game> Position<G> {
         Some(p)
     }
 
+    /// The position with the piece on `from` moved to the empty square `to`, promoted if
+    /// `promote` (and its kind promotes), the side to move, the hands and the move number
+    /// as they are; `None` if `from` is empty, `to` is not, or `from == to`. Like
+    /// [`Position::with_king_on`] it keeps the material and one king a side, and may leave
+    /// either side in check; whether the piece could get there is not asked. The mate
+    /// search's convention on futile interpositions (`shogi-mate`) reads a capture as if
+    /// the captured piece had stayed in its owner's hand with it.
+    pub fn with_piece_moved(&self, from: Square, to: Square, promote: bool) -> Option<Self> {
+        let piece = self.board[from.index()]?;
+        if from == to || self.board[to.index()].is_some() {
+            return None;
+        }
+        let kind = match piece.kind.promoted() {
+            Some(promoted) if promote => promoted,
+            _ => piece.kind,
+        };
+        let mut p = self.clone();
+        p.remove_piece(from, piece);
+        p.add_piece(to, Piece::new(piece.color, kind));
+        Some(p)
+    }
+
     /// The squares attacked by the pieces of `by`, sliders seeing through the squares
     /// outside `occ` (pass the occupancy without a king to find the squares that king
     /// could not stand on).
@@ -689,6 +711,33 @@ mod tests {
     // crate, which depends on this one).
     use chacha20::ChaCha8Rng;
     use rand_core::{Rng, SeedableRng};
+
+    #[test]
+    fn a_moved_piece_keeps_the_key_and_the_material() {
+        let pos = Position::<Shogi>::startpos();
+        let sq = |s: &str| Square::from_usi::<Shogi>(s).unwrap();
+        // The bishop on 8h to 4d, promoted: the key is recomputed the same, the material
+        // and the hands unchanged, the side to move too.
+        let moved = pos.with_piece_moved(sq("8h"), sq("4d"), true).unwrap();
+        assert_eq!(moved.key(), moved.compute_key());
+        assert_eq!(moved.material(), pos.material());
+        assert_eq!(moved.side_to_move(), pos.side_to_move());
+        assert_eq!(
+            moved.piece_at(sq("4d")),
+            Some(Piece::new(Color::Black, PieceKind::Horse))
+        );
+        assert_eq!(moved.piece_at(sq("8h")), None);
+        // A gold does not promote; an empty origin, an occupied target or no move at all
+        // is refused.
+        let gold = pos.with_piece_moved(sq("6i"), sq("6h"), true).unwrap();
+        assert_eq!(
+            gold.piece_at(sq("6h")),
+            Some(Piece::new(Color::Black, PieceKind::Gold))
+        );
+        assert!(pos.with_piece_moved(sq("5e"), sq("5f"), false).is_none());
+        assert!(pos.with_piece_moved(sq("8h"), sq("7g"), false).is_none());
+        assert!(pos.with_piece_moved(sq("8h"), sq("8h"), false).is_none());
+    }
 
     /// Random boards (any piece on any square, about half of them occupied), random hands
     /// and side: `from_board` must equal the same position built by `put`, with every

@@ -1,5 +1,6 @@
 //! Depth-first proof-number search for checkmates (docs/METHOD.md §11–§12).
 
+use crate::futile;
 use crate::hand::PackedHand;
 use crate::history::{History, RepTable};
 use crate::pieces;
@@ -48,6 +49,11 @@ pub struct MateOptions {
     /// checks as its disproof number (off: 1), as a position after a check starts with the
     /// defender's number of replies as its proof number (docs/METHOD.md §11.2).
     pub dn_lookahead: bool,
+    /// The tsume convention on futile interpositions (無駄合, docs/METHOD.md §11.5): a
+    /// defender whose every reply is a drop the checker can take into mate counts as
+    /// mated. Verdicts never change; mate lengths (and lines) can be shorter. Off: every
+    /// legal reply counts, as in KomoringHeights' MinLength.
+    pub futile_interpositions: bool,
 }
 
 impl Default for MateOptions {
@@ -62,6 +68,7 @@ impl Default for MateOptions {
             tca: true,
             delay: true,
             dn_lookahead: true,
+            futile_interpositions: false,
         }
     }
 }
@@ -276,8 +283,17 @@ pub struct Solver<G: Game> {
     /// The proved check of the attacker node `mid` proved last (so, after a call at an
     /// attacker node that proves it, that node's).
     proved_by: Option<Move>,
+    /// The look-ahead numbers of positions met in this search, by full key (mixed with the
+    /// node kind), direct-mapped: a node entered again expands its children again, and
+    /// their look-aheads (a move generation each) are most of that cost. A collision only
+    /// misorders children, never decides one; cleared with the table so that a search
+    /// does not depend on the one before.
+    ahead: Vec<(u64, u32)>,
     _game: core::marker::PhantomData<G>,
 }
+
+/// Entries of [`Solver::ahead`] (16 bytes each).
+const AHEAD_SLOTS: usize = 1 << 16;
 
 /// Mixes a path key with the key of the next position (splitmix64's finaliser).
 pub(crate) fn extend_path(path: u64, key: u64) -> u64 {
@@ -336,6 +352,7 @@ impl<G: Game> Solver<G> {
             control: None,
             tca: 0,
             proved_by: None,
+            ahead: vec![(0, 0); AHEAD_SLOTS],
             _game: core::marker::PhantomData,
         }
     }
@@ -497,7 +514,7 @@ impl<G: Game> Solver<G> {
             pos.play_unchecked(mv);
         }
         self.opts.max_depth = full;
-        (found && verify_line(&root, &line).is_ok()).then_some(line)
+        (found && self.verify(&root, &line).is_ok()).then_some(line)
     }
 
     /// Whether the position `pos` (attacker or defender to move) is mated within `m`
@@ -525,6 +542,7 @@ impl<G: Game> Solver<G> {
     /// (node limit or stop).
     fn solve_root(&mut self, pos: &Position<G>) -> (MateResult, Outcome, bool) {
         self.table.clear();
+        self.ahead.fill((0, 0));
         self.search_root(pos)
     }
 
@@ -550,7 +568,7 @@ impl<G: Game> Solver<G> {
         };
         if out.pn == 0 {
             if let Some((line, minimax)) = self.extract_line(&root) {
-                if verify_line(&root, &line).is_ok() {
+                if self.verify(&root, &line).is_ok() {
                     result.verdict = Verdict::Mate;
                     result.moves = line;
                     result.line_minimax = minimax;
@@ -663,6 +681,21 @@ impl<G: Game> Solver<G> {
         (full, board | 1, attacker_hand)
     }
 
+    /// Whether the defender to move in `pos` is mated: checkmate, or under
+    /// [`MateOptions::futile_interpositions`] only futile drops left.
+    fn mated(&self, pos: &Position<G>) -> bool {
+        if self.opts.futile_interpositions {
+            futile::mated_with_futile_drops(pos)
+        } else {
+            pos.is_checkmate()
+        }
+    }
+
+    /// [`verify_line_with`] under this solver's convention on futile interpositions.
+    fn verify(&self, root: &Position<G>, line: &[Move]) -> Result<(), String> {
+        verify_line_with(root, line, self.opts.futile_interpositions)
+    }
+
     #[inline]
     fn attacker_hand(&self, pos: &Position<G>) -> PackedHand {
         PackedHand::new(pos.hand(self.attacker))
@@ -675,6 +708,9 @@ impl<G: Game> Solver<G> {
             pos.legal_checks(&mut list);
         } else {
             pos.legal_moves(&mut list);
+            if self.opts.futile_interpositions && futile::only_futile_drops(pos, &list) {
+                list.clear();
+            }
         }
         let board_key = pos.board_key();
         let start = self.children.len();
@@ -684,6 +720,7 @@ impl<G: Game> Solver<G> {
                 Move::Drop { .. } => None,
             };
             let (full, key, child_hand) = self.child_keys(pos, mv, board_key);
+            self.table.prefetch(key);
             #[cfg(debug_assertions)]
             {
                 let mut next = pos.clone();
@@ -827,7 +864,7 @@ impl<G: Game> Solver<G> {
     /// checks are tried first. A move that leaves no reply (no check) starts at (1, 1): its
     /// own visit decides it and stores the result. (Storing the look-ahead as an open
     /// entry was measured: more nodes, not fewer.)
-    fn initial_number(&self, pos: &Position<G>, c: &Child, or_node: bool) -> u32 {
+    fn initial_number(&mut self, pos: &Position<G>, c: &Child, or_node: bool) -> u32 {
         self.look_ahead(pos, c, or_node).unwrap_or(1)
     }
 
@@ -835,13 +872,27 @@ impl<G: Game> Solver<G> {
     /// no move there: after a check, no reply is checkmate (proved, with its proof pieces);
     /// after a reply, no check is no mate (disproved, with its disproof pieces). So the
     /// leaves of a proof are decided where they are generated, without a visit of their own.
-    fn look_ahead(&self, pos: &Position<G>, c: &Child, or_node: bool) -> Result<u32, Outcome> {
+    fn look_ahead(&mut self, pos: &Position<G>, c: &Child, or_node: bool) -> Result<u32, Outcome> {
         if !or_node && !self.opts.dn_lookahead {
             return Ok(1);
         }
+        let tag = if or_node { c.full } else { !c.full };
+        let slot = (tag >> 3) as usize & (AHEAD_SLOTS - 1);
+        let (known, n) = self.ahead[slot];
+        if known == tag && n > 0 {
+            return Ok(n);
+        }
         let mut next = pos.clone();
         next.play_unchecked(c.mv);
-        let n = if or_node {
+        let n = if or_node && self.opts.futile_interpositions {
+            let mut list = MoveList::new();
+            next.legal_moves(&mut list);
+            if futile::only_futile_drops(&next, &list) {
+                0
+            } else {
+                list.len() as u32
+            }
+        } else if or_node {
             next.count_moves().min(INF as u64 / 2) as u32
         } else {
             let mut list = MoveList::new();
@@ -849,6 +900,7 @@ impl<G: Game> Solver<G> {
             list.len() as u32
         };
         if n > 0 {
+            self.ahead[slot] = (tag, n);
             return Ok(n);
         }
         // The child is a node of the other kind.
@@ -1200,7 +1252,7 @@ impl<G: Game> Solver<G> {
         let or_node = pos.side_to_move() == self.attacker;
         let mut moves = self.proved_children(pos, or_node);
         if moves.is_empty() {
-            if or_node || !pos.is_checkmate() {
+            if or_node || !self.mated(pos) {
                 st.plan.insert(full, Planned::Longer(u32::MAX));
                 return None;
             }
@@ -1394,7 +1446,7 @@ impl<G: Game> Solver<G> {
             let end = self.children.len();
             if start == end {
                 self.children.truncate(start);
-                return (!or_node && pos.is_checkmate()).then_some(line);
+                return (!or_node && self.mated(&pos)).then_some(line);
             }
             for i in start..end {
                 // Repetition marks belong to the search's paths, not to this walk.
@@ -1554,6 +1606,16 @@ pub(crate) fn sub_threshold(th: u32, own: u32, child: u32) -> u32 {
 /// check, the defender never left without a reply before the end, and the last position
 /// checkmate. Returns what is wrong otherwise.
 pub fn verify_line<G: Game>(root: &Position<G>, line: &[Move]) -> Result<(), String> {
+    verify_line_with(root, line, false)
+}
+
+/// [`verify_line`], where with `futile_interpositions` the last position may also be one
+/// whose only replies are futile interpositions ([`MateOptions::futile_interpositions`]).
+pub fn verify_line_with<G: Game>(
+    root: &Position<G>,
+    line: &[Move],
+    futile_interpositions: bool,
+) -> Result<(), String> {
     if line.len().is_multiple_of(2) {
         return Err(format!(
             "a mate has an odd number of plies, not {}",
@@ -1576,7 +1638,7 @@ pub fn verify_line<G: Game>(root: &Position<G>, line: &[Move]) -> Result<(), Str
             ));
         }
     }
-    if pos.is_checkmate() {
+    if pos.is_checkmate() || (futile_interpositions && futile::mated_with_futile_drops(&pos)) {
         Ok(())
     } else {
         Err("the last position is not checkmate".into())

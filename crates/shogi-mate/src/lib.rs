@@ -26,6 +26,7 @@
 
 mod control;
 mod dfpn;
+pub mod futile;
 mod hand;
 mod history;
 mod pass;
@@ -34,8 +35,8 @@ mod table;
 
 pub use control::{SearchControl, CHECK_INTERVAL};
 pub use dfpn::{
-    verify_line, with_defender_hand, MateOptions, MateResult, SearchStats, Solver, Verdict,
-    DEFAULT_MAX_DEPTH,
+    verify_line, verify_line_with, with_defender_hand, MateOptions, MateResult, SearchStats,
+    Solver, Verdict, DEFAULT_MAX_DEPTH,
 };
 pub use hand::PackedHand;
 pub use pass::{Defense, PassOptions, PassResult, PassSolver, PassVerdict};

@@ -37,21 +37,24 @@ fn on_search_thread<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> Py
 /// The attacker may have no king; the defender holds every piece on neither the board
 /// nor the attacker's hand. `nodes` bounds the search (default 100,000,000, as the command
 /// line); the depth limit is the command line's too (4,096 plies); `shortest=True` proves
-/// the shortest mate, as `--shortest` (its length in `shortest`); the table is
+/// the shortest mate, as `--shortest` (its length in `shortest`); `futile=True` applies the
+/// convention on futile interpositions (無駄合, §11.5), as `--futile`; the table is
 /// shogi-mate's default, 32 MiB (`shogi-count mate --table-mb 32`).
 /// `ValueError` for an input that is no legal position. The GIL is released while
 /// searching.
 #[pyfunction]
-#[pyo3(signature = (sfen, nodes=None, shortest=false))]
+#[pyo3(signature = (sfen, nodes=None, shortest=false, futile=false))]
 pub fn mate<'py>(
     py: Python<'py>,
     sfen: &str,
     nodes: Option<&Bound<'py, PyAny>>,
     shortest: bool,
+    futile: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut opts = MateOptions {
         max_nodes: 100_000_000,
         shortest,
+        futile_interpositions: futile,
         ..MateOptions::default()
     };
     if let Some(n) = opt_int_in(nodes, "nodes", 0..=u64::MAX)? {

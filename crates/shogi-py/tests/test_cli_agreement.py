@@ -82,6 +82,11 @@ def test_mate_agrees_with_the_cli(cli):
     # The shortest mate, identically.
     (line,) = json_lines(cli("mate", "--json", "--table-mb", "32", "--shortest", sfens[0]))
     assert sc.mate(sfens[0], shortest=True) == line
+    # The convention on futile interpositions, identically: a mate in 1 with it.
+    futile = "8k/8p/6P2/9/9/9/9/9/B8 b - 1"
+    (line,) = json_lines(cli("mate", "--json", "--table-mb", "32", "--shortest", "--futile", futile))
+    assert sc.mate(futile, shortest=True, futile=True) == line
+    assert line["shortest"] == 1
     # A node limit makes unknowns, identically.
     (line,) = json_lines(cli("mate", "--json", "--table-mb", "32", "--nodes", "5", sfens[-1]))
     assert sc.mate(sfens[-1], nodes=5) == line

@@ -312,3 +312,20 @@ fn threads_and_tables_fit_in_the_memory_the_process_can_get() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("--threads 1"), "{err}");
 }
+
+#[test]
+fn futile_interpositions_end_the_line_where_the_convention_says() {
+    // The discovered bishop check of docs/METHOD.md §11.5: seven futile drops.
+    let sfen = "8k/8p/6P2/9/9/9/9/9/B8 b - 1";
+    for (flag, plies) in [(Some("--futile"), 1), (None, 15)] {
+        let mut args = vec!["mate", "--json", "--shortest", sfen];
+        args.extend(flag);
+        let (ok, out, _) = run(&args);
+        assert!(ok);
+        let v: Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["verdict"], "mate", "{out}");
+        assert_eq!(v["shortest"], plies, "{flag:?}: {out}");
+        assert_eq!(v["plies"], plies, "{flag:?}: {out}");
+        assert_eq!(v["moves"][0], "3c3b+", "{out}");
+    }
+}

@@ -11,6 +11,8 @@ use std::sync::mpsc::{self, Receiver};
 /// Two rooks and two bishops against a king whose side holds every other piece: millions
 /// of nodes without a verdict.
 const HARD: &str = "4k4/9/9/9/9/9/9/9/8K b 2R2B4g4s4n4l18p 1";
+/// A discovered bishop check whose every interposition is futile (docs/METHOD.md §11.5).
+const FUTILE: &str = "8k/8p/6P2/9/9/9/9/9/B8 b - 1";
 
 /// The engine, with its input and its output lines as they come.
 struct Engine {
@@ -104,6 +106,8 @@ fn a_gui_dialogue_solves_the_problems_stops_and_survives_garbage() {
         "NodesLimit",
         "DepthLimit",
         "DefenderHand",
+        "ShortestMate",
+        "FutileInterpositions",
     ] {
         assert!(
             hello
@@ -145,6 +149,24 @@ fn a_gui_dialogue_solves_the_problems_stops_and_survives_garbage() {
         let (answer, _) = e.solve(&sfen, "go mate 600000");
         assert_eq!(answer, "nomate", "{sfen}");
     }
+    // The convention on futile interpositions: the discovered bishop check is a mate in 1
+    // with it, a mate in 15 (seven drops, each taken) without.
+    e.send(b"setoption name DefenderHand value rest");
+    e.send(b"setoption name ShortestMate value true");
+    for (futile, plies) in [("true", 1), ("false", 15)] {
+        e.send(format!("setoption name FutileInterpositions value {futile}").as_bytes());
+        let (answer, _) = e.solve(FUTILE, "go mate infinite");
+        let moves: Vec<&str> = answer.split_whitespace().collect();
+        assert_eq!(
+            moves.len(),
+            plies,
+            "FutileInterpositions {futile}: {answer}"
+        );
+        assert_eq!(moves[0], "3c3b+", "{answer}");
+    }
+    e.send(b"setoption name ShortestMate value false");
+    e.send(b"setoption name DefenderHand value sfen");
+
     // `position startpos moves`, and a mate in 1 for Black after them is none.
     e.send(b"position startpos moves 7g7f 3c3d 8h2b+");
     e.send(b"go mate 1000");
