@@ -53,11 +53,11 @@ impl Futility {
         let Some(checker) = pos.checkers().into_iter().next() else {
             return false;
         };
-        // Mated when the defender keeps every piece it drops is mated with fewer pieces
-        // (fewer drops, each futile for the same reason), and the test without the hand
-        // shrinking meets each square of the line once, instead of once per sequence of
-        // dropped kinds: a line of seven empty squares and seven kinds to drop would be
-        // hundreds of thousands of positions.
+        // A defender mated even if it kept every piece it drops is mated with fewer pieces
+        // too (fewer drops, each futile for the same reason). That question, the hand
+        // never shrinking, meets each square of the line once instead of once per sequence
+        // of dropped kinds (seven empty squares and seven kinds to drop would be hundreds
+        // of thousands of positions); only a no is checked literally.
         if self.mated_ample(pos, replies, checker) {
             return true;
         }
