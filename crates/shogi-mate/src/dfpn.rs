@@ -681,14 +681,9 @@ impl<G: Game> Solver<G> {
         (full, board | 1, attacker_hand)
     }
 
-    /// Whether the defender to move in `pos` is mated: checkmate, or under
-    /// [`MateOptions::futile_interpositions`] only futile drops left.
+    /// [`mated`] under this solver's convention on futile interpositions.
     fn mated(&self, pos: &Position<G>) -> bool {
-        if self.opts.futile_interpositions {
-            futile::mated_with_futile_drops(pos)
-        } else {
-            pos.is_checkmate()
-        }
+        mated(pos, self.opts.futile_interpositions)
     }
 
     /// [`verify_line_with`] under this solver's convention on futile interpositions.
@@ -1602,6 +1597,16 @@ pub(crate) fn sub_threshold(th: u32, own: u32, child: u32) -> u32 {
     t.min(INF as u64 - 1) as u32
 }
 
+/// Whether the defender to move in `pos` (in check) is mated: checkmate, or with
+/// `futile_interpositions` only futile drops left ([`MateOptions::futile_interpositions`]).
+fn mated<G: Game>(pos: &Position<G>, futile_interpositions: bool) -> bool {
+    if futile_interpositions {
+        futile::mated_with_futile_drops(pos)
+    } else {
+        pos.is_checkmate()
+    }
+}
+
 /// Checks a claimed mating line from `root`: every move legal, every attacker move a
 /// check, the defender never left without a reply before the end, and the last position
 /// checkmate. Returns what is wrong otherwise.
@@ -1638,7 +1643,7 @@ pub fn verify_line_with<G: Game>(
             ));
         }
     }
-    if pos.is_checkmate() || (futile_interpositions && futile::mated_with_futile_drops(&pos)) {
+    if mated(&pos, futile_interpositions) {
         Ok(())
     } else {
         Err("the last position is not checkmate".into())

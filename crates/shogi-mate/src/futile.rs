@@ -13,7 +13,7 @@
 //! mate further on is a reply like any other: conventions beyond this narrow one are
 //! disputed among composers and depend on the line, not the position.
 
-use shogi_core::{Game, Move, MoveList, Position, Square};
+use shogi_core::{Bitboard, Game, Move, MoveList, Position, Square};
 use std::collections::HashMap;
 
 /// Whether the defender to move in `pos` (in check) is mated under the convention: no
@@ -28,13 +28,19 @@ pub fn mated_with_futile_drops<G: Game>(pos: &Position<G>) -> bool {
 /// Cheap unless every reply is a drop: in check, a legal drop interposes, so the test
 /// looks further only when drops are all the defender has.
 pub(crate) fn only_futile_drops<G: Game>(pos: &Position<G>, replies: &[Move]) -> bool {
+    settled(replies).unwrap_or_else(|| Futility::default().mated(pos, replies))
+}
+
+/// What the replies alone say: not mated if one is a board move, mated if there are none;
+/// `None` when they are all drops, whose futility is the question.
+fn settled(replies: &[Move]) -> Option<bool> {
     if replies.iter().any(|mv| matches!(mv, Move::Normal { .. })) {
-        return false;
+        Some(false)
+    } else if replies.is_empty() {
+        Some(true)
+    } else {
+        None
     }
-    if replies.is_empty() {
-        return true;
-    }
-    Futility::default().mated(pos, replies)
 }
 
 /// The state of one test: what is known of the positions met, by key.
@@ -42,7 +48,7 @@ pub(crate) fn only_futile_drops<G: Game>(pos: &Position<G>, replies: &[Move]) ->
 struct Futility {
     /// Positions after drop and capture, mated or not under the convention.
     exact: HashMap<u64, bool>,
-    /// The same read with the defender's hand as at the start (`ample`).
+    /// The same read with the defender's hand as at the start ([`Futility::mated_ample`]).
     ample: Vec<(u64, bool)>,
 }
 
@@ -50,23 +56,29 @@ impl Futility {
     /// Whether the defender to move in `pos`, whose replies (all drops, at least one) are
     /// `replies`, is mated under the convention.
     fn mated<G: Game>(&mut self, pos: &Position<G>, replies: &[Move]) -> bool {
-        let Some(checker) = pos.checkers().into_iter().next() else {
-            return false;
-        };
         // A defender mated even if it kept every piece it drops is mated with fewer pieces
         // too (fewer drops, each futile for the same reason). That question, the hand
         // never shrinking, meets each square of the line once instead of once per sequence
         // of dropped kinds (seven empty squares and seven kinds to drop would be hundreds
         // of thousands of positions); only a no is checked literally.
-        if self.mated_ample(pos, replies, checker) {
+        if self.mated_ample(pos, replies) {
             return true;
         }
+        let Some(checker) = pos.checkers().into_iter().next() else {
+            return false;
+        };
         replies.iter().all(|&drop| {
-            captures(pos, drop, checker).any(|(capture, after)| {
-                let mut taken = after;
+            let Move::Drop { to, .. } = drop else {
+                return false;
+            };
+            let mut dropped = pos.clone();
+            dropped.play_unchecked(drop);
+            let futile = captures(&dropped, checker, to).any(|capture| {
+                let mut taken = dropped.clone();
                 taken.play_unchecked(capture);
                 self.mated_exact(&taken)
-            })
+            });
+            futile
         })
     }
 
@@ -77,11 +89,7 @@ impl Futility {
         }
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let mated = if list.iter().any(|mv| matches!(mv, Move::Normal { .. })) {
-            false
-        } else {
-            list.is_empty() || self.mated(pos, &list)
-        };
+        let mated = settled(&list).unwrap_or_else(|| self.mated(pos, &list));
         self.exact.insert(pos.key(), mated);
         mated
     }
@@ -89,24 +97,23 @@ impl Futility {
     /// Whether `pos` is mated under the convention if the defender kept every piece it
     /// drops: each capture read as the checker moving to the square of the drop, the hands
     /// unchanged. `replies` are the drops of `pos` (at least one).
-    fn mated_ample<G: Game>(
-        &mut self,
-        pos: &Position<G>,
-        replies: &[Move],
-        checker: Square,
-    ) -> bool {
+    fn mated_ample<G: Game>(&mut self, pos: &Position<G>, replies: &[Move]) -> bool {
+        let Some(checker) = pos.checkers().into_iter().next() else {
+            return false;
+        };
         // Drops of different kinds on one square read the same here: one test a square.
-        let mut done: u128 = 0;
+        let mut done = Bitboard::EMPTY;
         for &drop in replies {
             let Move::Drop { to, .. } = drop else {
                 return false;
             };
-            let bit = 1u128 << (to.index() & 127);
-            if done & bit != 0 {
+            if done.has(to) {
                 continue;
             }
-            done |= bit;
-            let futile = captures(pos, drop, checker).any(|(capture, _)| {
+            done = done.with(to);
+            let mut dropped = pos.clone();
+            dropped.play_unchecked(drop);
+            let futile = captures(&dropped, checker, to).any(|capture| {
                 let Move::Normal { promote, .. } = capture else {
                     return false;
                 };
@@ -127,57 +134,37 @@ impl Futility {
         }
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let mated = if list.iter().any(|mv| matches!(mv, Move::Normal { .. })) {
-            false
-        } else if list.is_empty() {
-            true
-        } else {
-            pos.checkers()
-                .into_iter()
-                .next()
-                .is_some_and(|checker| self.mated_ample(pos, &list, checker))
-        };
+        let mated = settled(&list).unwrap_or_else(|| self.mated_ample(pos, &list));
         self.ample.push((pos.key(), mated));
         mated
     }
 }
 
-/// The legal captures of the piece `drop` puts down by the checker (without and with
-/// promotion), each with the position after the drop.
+/// The legal captures by the checker on `checker` of the piece just dropped on `to` in
+/// `dropped`: without and with promotion.
 fn captures<G: Game>(
-    pos: &Position<G>,
-    drop: Move,
+    dropped: &Position<G>,
     checker: Square,
-) -> impl Iterator<Item = (Move, Position<G>)> {
-    let mut after = pos.clone();
-    let to = match drop {
-        Move::Drop { to, .. } => {
-            after.play_unchecked(drop);
-            Some(to)
-        }
-        Move::Normal { .. } => None,
-    };
-    [false, true].into_iter().filter_map(move |promote| {
-        let capture = Move::Normal {
+    to: Square,
+) -> impl Iterator<Item = Move> + '_ {
+    [false, true]
+        .into_iter()
+        .map(move |promote| Move::Normal {
             from: checker,
-            to: to?,
+            to,
             promote,
-        };
-        after.is_legal(capture).then(|| (capture, after.clone()))
-    })
+        })
+        .filter(|&capture| dropped.is_legal(capture))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shogi_core::{Relax, Setup, Shogi};
+    use shogi_core::{Relax, Shogi};
 
     /// A mate problem's position: the attacker may have no king.
     fn pos(sfen: &str) -> Position<Shogi> {
-        Setup::from_sfen(sfen)
-            .unwrap()
-            .into_position(Relax::ATTACKER_WITHOUT_KING)
-            .unwrap()
+        Position::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING).unwrap()
     }
 
     /// The position after the attacker's `usi` in the problem `sfen`, the defender holding

@@ -14,3 +14,10 @@ pub fn give<G: Game>(pos: &Position<G>, kind: PieceKind) -> Option<Position<G>> 
     s.set_hand(!attacker, kind, pos.hand(!attacker).count(kind) - 1);
     s.into_position(Relax::ATTACKER_WITHOUT_KING).ok()
 }
+
+/// A mate problem's position from its SFEN (the attacker may have no king); panics naming
+/// the SFEN and what is wrong with it.
+pub fn problem<G: Game>(sfen: &str) -> Position<G> {
+    Position::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING)
+        .unwrap_or_else(|e| panic!("{sfen}: {e}"))
+}

@@ -1,6 +1,7 @@
 //! Inputs the fuzz targets (fuzz/, `cargo xtask fuzz`) found, minimised, kept as tests.
 
-use shogi_core::{Game, MiniShogi, MoveList, Position, Relax};
+use crate::common::problem;
+use shogi_core::{Game, MiniShogi, MoveList, Position};
 use shogi_mate::{verify_line, DefenderHand, MateOptions, Solver, Verdict};
 
 /// Whether the side to move forces mate within `plies` plies (full width: every check,
@@ -49,9 +50,7 @@ fn solve_mate(pos: &Position<MiniShogi>, opts: MateOptions) -> (shogi_mate::Mate
 /// shortest forced mate.
 #[test]
 fn the_line_is_never_shorter_than_the_shortest_mate() {
-    let pos =
-        Position::<MiniShogi>::from_sfen_with("5/1R2B/5/k4/5 b p 1", Relax::ATTACKER_WITHOUT_KING)
-            .expect("a mate problem");
+    let pos = problem::<MiniShogi>("5/1R2B/5/k4/5 b p 1");
     assert!(!mate_within(&pos, 5) && mate_within(&pos, 7));
     for (max_nodes, table_entries) in [(600, 1 << 12), (1_000_000, 1 << 20)] {
         let opts = MateOptions {
@@ -72,11 +71,7 @@ fn the_line_is_never_shorter_than_the_shortest_mate() {
 /// a mate longer than the plies left now counts as unknown there and is searched again.
 #[test]
 fn a_mate_beyond_the_depth_limit_is_not_claimed() {
-    let pos = Position::<MiniShogi>::from_sfen_with(
-        "5/K4/5/1r3/5 w R2G2S2P2b 1",
-        Relax::ATTACKER_WITHOUT_KING,
-    )
-    .expect("a mate problem");
+    let pos = problem::<MiniShogi>("5/K4/5/1r3/5 w R2G2S2P2b 1");
     assert!(!mate_within(&pos, 7) && mate_within(&pos, 9));
     for max_depth in [7, 8] {
         let opts = MateOptions {
@@ -122,11 +117,7 @@ fn a_mate_at_the_depth_limit_has_a_line() {
 /// with tables so small that entries are replaced: the lost proofs are searched again.
 #[test]
 fn a_bounded_disproof_does_not_hide_a_proof() {
-    let pos = Position::<MiniShogi>::from_sfen_with(
-        "2+p2/5/1+p1K1/1k3/b4 w 2RBG2Sg 1",
-        Relax::ATTACKER_WITHOUT_KING,
-    )
-    .expect("a mate problem");
+    let pos = problem::<MiniShogi>("2+p2/5/1+p1K1/1k3/b4 w 2RBG2Sg 1");
     assert!(!mate_within(&pos, 5) && mate_within(&pos, 7));
     for superiority in [false, true] {
         for (table_entries, max_depth) in [(1 << 12, 7), (16, 9), (32, 9)] {
@@ -162,11 +153,7 @@ fn a_bounded_disproof_does_not_hide_a_proof() {
 /// enough to be collected many times over.
 #[test]
 fn lost_proofs_are_searched_again_for_the_line() {
-    let pos = Position::<MiniShogi>::from_sfen_with(
-        "k2K+R/+p2S1/5/5/5 b r2b2gsp 1",
-        Relax::ATTACKER_WITHOUT_KING,
-    )
-    .expect("a mate problem");
+    let pos = problem::<MiniShogi>("k2K+R/+p2S1/5/5/5 b r2b2gsp 1");
     assert!(!mate_within(&pos, 5) && mate_within(&pos, 7));
     let opts = MateOptions {
         max_nodes: 100_000,
@@ -193,11 +180,7 @@ fn lost_proofs_are_searched_again_for_the_line() {
 /// with room to work, the line has exactly the proved length.
 #[test]
 fn a_proved_shortest_mate_is_never_longer_than_its_line() {
-    let pos = Position::<MiniShogi>::from_sfen_with(
-        "3k1/5/1p1K1/5/3+R1 b r2b2g2sp 1",
-        Relax::ATTACKER_WITHOUT_KING,
-    )
-    .expect("a mate problem");
+    let pos = problem::<MiniShogi>("3k1/5/1p1K1/5/3+R1 b r2b2g2sp 1");
     assert!(!mate_within(&pos, 5) && mate_within(&pos, 7));
     for (max_nodes, table_entries) in [(100, 8), (1_000_000, 1 << 16)] {
         let opts = MateOptions {

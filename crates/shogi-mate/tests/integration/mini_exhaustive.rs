@@ -11,7 +11,7 @@
 //! defence set.
 
 use crate::common;
-use common::give;
+use common::{give, problem};
 use shogi_core::{
     Color, Game, MiniShogi, Move, MoveList, Piece, PieceKind, Position, Relax, Setup, Shogi, Square,
 };
@@ -436,10 +436,7 @@ fn futile_interpositions_agree_with_brute_force() {
 /// convention: mate in 1.
 #[test]
 fn futile_interpositions_shorten_a_known_problem() {
-    let pos = Setup::<Shogi>::from_sfen("8k/8p/6P2/9/9/9/9/9/B8 b - 1")
-        .unwrap()
-        .into_position(Relax::ATTACKER_WITHOUT_KING)
-        .unwrap();
+    let pos = problem::<Shogi>("8k/8p/6P2/9/9/9/9/9/B8 b - 1");
     let opts = MateOptions {
         shortest: true,
         ..MateOptions::default()
@@ -540,9 +537,7 @@ fn mini_shogi_pass_counts_are_consistent() {
 /// Mate problems without the attacker's king solve like any other.
 #[test]
 fn a_problem_without_the_attackers_king() {
-    let pos =
-        Position::<MiniShogi>::from_sfen_with("2k2/5/2G2/5/5 b G 1", Relax::ATTACKER_WITHOUT_KING)
-            .expect("legal mate problem");
+    let pos = problem::<MiniShogi>("2k2/5/2G2/5/5 b G 1");
     let r = Solver::<MiniShogi>::new(MateOptions::default()).solve(&pos);
     assert_eq!(r.verdict, Verdict::Mate);
     assert_eq!(r.moves.len(), 1);

@@ -2,7 +2,8 @@
 //! README): every mate proved with a line that replays, no no-mate called mate, and every
 //! threat position given a pass count of 1 with a threat move cshogi confirmed.
 
-use shogi_core::{Position, Relax, Shogi};
+use crate::common::problem;
+use shogi_core::Shogi;
 use shogi_mate::{
     verify_line, with_defender_hand, DefenderHand, Defense, MateOptions, PassOptions, PassSolver,
     PassVerdict, Solver, Verdict,
@@ -15,11 +16,6 @@ fn data(name: &str) -> Vec<Vec<String>> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.split('\t').map(str::to_string).collect())
         .collect()
-}
-
-fn read(sfen: &str) -> Position<Shogi> {
-    Position::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING)
-        .unwrap_or_else(|e| panic!("{sfen}: {e}"))
 }
 
 fn solver() -> Solver<Shogi> {
@@ -38,7 +34,7 @@ fn every_committed_mate_is_proved_with_a_line_that_replays() {
     let mut failures = Vec::new();
     let mut longest = 0;
     for row in &rows {
-        let pos = read(&row[0]);
+        let pos = problem::<Shogi>(&row[0]);
         let r = solver.solve(&pos);
         if r.verdict != Verdict::Mate {
             failures.push(format!("{} {}", r.verdict.name(), row[0]));
@@ -70,7 +66,7 @@ fn no_committed_no_mate_is_called_mate() {
     let mut solver = solver();
     let mut disproved = 0;
     for row in &rows {
-        let r = solver.solve(&read(&row[0]));
+        let r = solver.solve(&problem::<Shogi>(&row[0]));
         assert_ne!(r.verdict, Verdict::Mate, "{}: {:?}", row[0], r.moves);
         disproved += (r.verdict == Verdict::NoMate) as usize;
     }
@@ -97,7 +93,7 @@ fn quiet_threats_have_a_pass_count_of_one() {
     });
     let mut unknown = 0;
     for row in &rows {
-        let pos = read(&row[0]);
+        let pos = problem::<Shogi>(&row[0]);
         let r = pc.solve(&pos);
         if r.verdict == PassVerdict::Unknown {
             unknown += 1;
@@ -147,7 +143,7 @@ fn the_long_shortest_mates_are_proved_at_their_known_length() {
         if want < 13 {
             continue;
         }
-        let pos = read(&row[0]);
+        let pos = problem::<Shogi>(&row[0]);
         let r = solver.solve(&pos);
         assert_eq!(r.shortest, Some(want), "{}", row[0]);
         assert_eq!(r.moves.len(), want as usize, "{}: the line", row[0]);
@@ -181,7 +177,7 @@ fn a_shortest_mate_keeps_its_length_when_the_table_is_too_small_for_the_plan() {
             .find(|r| r[0] == sfen)
             .unwrap_or_else(|| panic!("{sfen} is in the set"));
         assert_eq!(row[1], want.to_string());
-        let pos = read(sfen);
+        let pos = problem::<Shogi>(sfen);
         let r = solver.solve(&pos);
         assert_eq!(r.shortest, Some(want), "{sfen}");
         assert!(r.stats.table.replaced > 0, "{sfen}: the table held all");

@@ -3,8 +3,8 @@
 //! problem), the initial position, and the superiority properties on each.
 
 use crate::common;
-use common::give;
-use shogi_core::{Hand, PieceKind, Position, Relax, Shogi};
+use common::{give, problem};
+use shogi_core::{Hand, PieceKind, Position, Shogi};
 use shogi_mate::{verify_line, DefenderHand, MateOptions, Solver, Verdict};
 
 const PROBLEMS: [(&str, usize); 4] = [
@@ -25,10 +25,6 @@ const PROBLEMS: [(&str, usize); 4] = [
     ("7+P1/5R1s1/6ks1/9/5L1p1/9/9/9/9 b R2b4g2s4n3l16p 1", 3),
 ];
 
-fn read(sfen: &str) -> Position<Shogi> {
-    Position::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING).expect("legal problem")
-}
-
 /// `shortest`: the published lengths, proved, with lines of exactly that length.
 #[test]
 fn the_public_problems_have_their_shortest_mates_proved() {
@@ -37,7 +33,7 @@ fn the_public_problems_have_their_shortest_mates_proved() {
         ..MateOptions::default()
     });
     for (sfen, shortest) in PROBLEMS {
-        let pos = read(sfen);
+        let pos = problem::<Shogi>(sfen);
         let r = solver.solve(&pos);
         assert_eq!(r.verdict, Verdict::Mate, "{sfen}");
         assert_eq!(r.shortest, Some(shortest as u32), "{sfen}");
@@ -50,7 +46,7 @@ fn the_public_problems_have_their_shortest_mates_proved() {
         .unwrap_or_else(|e| panic!("{sfen}: {e}"));
     }
     // Without it, `shortest` stays unknown.
-    let r = Solver::<Shogi>::new(MateOptions::default()).solve(&read(PROBLEMS[0].0));
+    let r = Solver::<Shogi>::new(MateOptions::default()).solve(&problem::<Shogi>(PROBLEMS[0].0));
     assert_eq!(r.shortest, None);
 }
 
@@ -62,7 +58,7 @@ fn the_public_problems_solve_with_lines_that_replay() {
             ..MateOptions::default()
         });
         for (sfen, shortest) in PROBLEMS {
-            let pos = read(sfen);
+            let pos = problem::<Shogi>(sfen);
             let r = solver.solve(&pos);
             assert_eq!(r.verdict, Verdict::Mate, "{sfen} ({convention:?})");
             // The line is the longest resistance in the proof found: never shorter than
@@ -91,7 +87,7 @@ fn the_initial_positions_are_no_mate() {
 fn superior_hands_stay_mate() {
     let mut solver = Solver::<Shogi>::new(MateOptions::default());
     for (sfen, _) in PROBLEMS {
-        let pos = read(sfen);
+        let pos = problem::<Shogi>(sfen);
         let r = solver.solve(&pos);
         assert_eq!(r.verdict, Verdict::Mate);
         let pieces: Hand = r.pieces.expect("a proof has proof pieces");
@@ -122,7 +118,7 @@ fn the_ablation_keeps_the_verdicts() {
         ..MateOptions::default()
     });
     for (sfen, _) in PROBLEMS {
-        let pos = read(sfen);
+        let pos = problem::<Shogi>(sfen);
         let r = plain.solve(&pos);
         assert_eq!(r.verdict, Verdict::Mate, "{sfen}");
         assert_eq!(r.stats.table.superior_hits, 0);
@@ -133,7 +129,7 @@ fn the_ablation_keeps_the_verdicts() {
 /// Limits give unknown, never a wrong verdict.
 #[test]
 fn a_node_limit_gives_unknown() {
-    let pos = read(PROBLEMS[2].0);
+    let pos = problem::<Shogi>(PROBLEMS[2].0);
     let r = Solver::<Shogi>::new(MateOptions {
         max_nodes: 5,
         ..MateOptions::default()
