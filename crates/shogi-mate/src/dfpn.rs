@@ -287,12 +287,15 @@ pub struct Solver<G: Game> {
     /// node kind), direct-mapped: a node entered again expands its children again, and
     /// their look-aheads (a move generation each) are most of that cost. A collision only
     /// misorders children, never decides one; cleared with the table so that a search
-    /// does not depend on the one before.
+    /// does not depend on the one before. A power of two, at most [`AHEAD_SLOTS`], and a
+    /// 32nd of the table's memory at most.
     ahead: Vec<(u64, u32)>,
     _game: core::marker::PhantomData<G>,
 }
 
-/// Entries of [`Solver::ahead`] (16 bytes each).
+/// Entries of [`Solver::ahead`] (16 bytes each) at most: with the default tables (2^20
+/// entries and more); smaller tables get a 16th of their entries, so that many small
+/// solvers (a fuzz target keeps one for each set of options) stay small.
 const AHEAD_SLOTS: usize = 1 << 16;
 
 /// Mixes a path key with the key of the next position (splitmix64's finaliser).
@@ -340,6 +343,7 @@ impl<G: Game> Solver<G> {
     }
 
     fn with_table(opts: MateOptions, table: Table) -> Solver<G> {
+        let ahead = (table.capacity() / 16).clamp(1, AHEAD_SLOTS);
         Solver {
             opts,
             table,
@@ -352,7 +356,7 @@ impl<G: Game> Solver<G> {
             control: None,
             tca: 0,
             proved_by: None,
-            ahead: vec![(0, 0); AHEAD_SLOTS],
+            ahead: vec![(0, 0); ahead],
             _game: core::marker::PhantomData,
         }
     }
@@ -872,7 +876,7 @@ impl<G: Game> Solver<G> {
             return Ok(1);
         }
         let tag = if or_node { c.full } else { !c.full };
-        let slot = (tag >> 3) as usize & (AHEAD_SLOTS - 1);
+        let slot = (tag >> 3) as usize & (self.ahead.len() - 1);
         let (known, n) = self.ahead[slot];
         if known == tag && n > 0 {
             return Ok(n);
