@@ -234,6 +234,34 @@ pub fn run_command(cmd: EstimateCommand) -> Result<(), String> {
     }
 }
 
+/// Checks that `path` names no file yet and that a file can be written there: for the
+/// commands that write only new files (`merge --out`, `upgrade-run --out`), so that they
+/// never overwrite an input or an earlier result.
+pub fn claim_new_file(path: &Path) -> Result<(), String> {
+    if std::fs::symlink_metadata(path).is_ok() {
+        return Err(format!(
+            "{} exists: this command writes only a new file (it never overwrites an input or \
+             an earlier result); choose another --out",
+            path.display()
+        ));
+    }
+    check_writable(path).map_err(|e| e.to_string())
+}
+
+/// The statement of a run's estimate and the bounds on its systematic errors, as text.
+pub fn statement_with_bounds(state: &RunState) -> Result<String, String> {
+    shogi_estimate::assess(&state.config, &state.counters)
+        .map(|a| a.text())
+        .map_err(|e| e.to_string())
+}
+
+/// The same as JSON.
+pub fn bounds_json(state: &RunState) -> Result<serde_json::Value, String> {
+    shogi_estimate::assess(&state.config, &state.counters)
+        .map(|a| a.json())
+        .map_err(|e| e.to_string())
+}
+
 /// `merge`: verifies and adds up the shard files; with `out`, writes the sum to a new file
 /// (checked writable, and not an existing file, before anything is read).
 fn merge_command(
@@ -243,14 +271,7 @@ fn merge_command(
     json: bool,
 ) -> Result<(), String> {
     if let Some(path) = out {
-        if std::fs::symlink_metadata(path).is_ok() {
-            return Err(format!(
-                "{} exists: merge writes only a new file (it never overwrites a shard or an \
-                 earlier result); choose another --out",
-                path.display()
-            ));
-        }
-        check_writable(path).map_err(|e| e.to_string())?;
+        claim_new_file(path)?;
     }
     let mut states = Vec::new();
     for f in files {
@@ -287,6 +308,7 @@ fn merge_command(
         state.counters = m.counters.clone();
         state.elapsed_seconds = m.elapsed_seconds;
         state.threads = threads;
+        state.segments = m.segments.clone();
         // The shards were checked one by one; the sum must hold up too.
         state
             .check()
@@ -466,6 +488,16 @@ fn estimate(a: EstimateArgs) -> Result<(), String> {
     let mut state = match &a.out {
         Some(path) if a.resume && existing => {
             let state = RunState::load(path).map_err(|e| e.to_string())?;
+            if state.format_2_sha256.is_some() && !state.complete {
+                return Err(format!(
+                    "{} is of format {} (one set of counters, no segments): convert it first \
+                     with `shogi-count upgrade-run {} --out NEW` (the old file stays as it is; \
+                     docs/METHOD.md §10.5), then resume NEW",
+                    path.display(),
+                    shogi_estimate::FORMAT_2,
+                    shell_word(path)
+                ));
+            }
             check_flags_agree(&a, &state.config, path)?;
             let (done, total) = state.progress();
             let shard = if state.config.shard == Shard::WHOLE {
@@ -512,6 +544,9 @@ fn estimate(a: EstimateArgs) -> Result<(), String> {
     if let Some(note) = note {
         eprintln!("shogi-count: {note}");
     }
+    if !state.complete {
+        resume_check(&state, threads, a.quiet)?;
+    }
     let mut options = RunOptions::new(threads);
     options.checkpoint = a.out.clone();
     options.checkpoint_every = Duration::from_secs(a.checkpoint_every);
@@ -555,6 +590,52 @@ fn estimate(a: EstimateArgs) -> Result<(), String> {
         Err(e) => return Err(e.to_string()),
     }
     report(&state)
+}
+
+/// Before a run continues with a binary whose counting code differs from that of its last
+/// segment: recount a slice of that segment and refuse on any difference (docs/METHOD.md
+/// §10.5).
+fn resume_check(state: &RunState, threads: usize, quiet: bool) -> Result<(), String> {
+    let Some(last) = state.last_segment() else {
+        return Ok(());
+    };
+    let this = shogi_estimate::Binary::this();
+    if this.counts_as(&last.binary) {
+        return Ok(());
+    }
+    let seed = crate::run_files::clock_seed();
+    if !quiet {
+        eprintln!(
+            "shogi-count: this binary, {}, is not the one that counted the last segment, {}: \
+             recounting a slice of that segment first (seed {seed})",
+            this.short(),
+            last.binary.short()
+        );
+    }
+    let started = Instant::now();
+    let mut shown = Instant::now();
+    let mut progress = |done: u64, total: u64| {
+        if !quiet && shown.elapsed() >= Duration::from_secs(10) {
+            shown = Instant::now();
+            eprintln!("shogi-count: recounted {done} of {total} samples");
+        }
+    };
+    let check = shogi_estimate::check_resume(state, threads, seed, &mut progress)
+        .map_err(|e| e.to_string())?;
+    if let (Some(c), false) = (check, quiet) {
+        eprintln!(
+            "shogi-count: {} samples of the last segment recounted in {:.1} s ({} {}), all equal: continuing",
+            c.samples,
+            started.elapsed().as_secs_f64(),
+            c.recounts.len(),
+            if c.recounts.iter().all(|r| r.unit == "block") {
+                "blocks"
+            } else {
+                "segment"
+            }
+        );
+    }
+    Ok(())
 }
 
 /// Reports a run stopped by a signal and exits with the shell's code for it (128 + the

@@ -18,6 +18,7 @@ mod quote;
 mod rank_cmds;
 mod reach_cmds;
 mod retro_cmds;
+mod run_files;
 mod sample_cmds;
 mod usi;
 use options::RuleArgs;
@@ -80,6 +81,8 @@ enum Command {
     Reach(reach_cmds::ReachCommand),
     #[command(flatten)]
     Estimate(estimate_cmds::EstimateCommand),
+    #[command(flatten)]
+    RunFiles(run_files::RunFileCommand),
     #[command(flatten)]
     Mate(mate_cmds::MateCommand),
     #[command(flatten)]
@@ -146,6 +149,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Retro(cmd) => retro_cmds::run(cmd),
         Command::Reach(cmd) => reach_cmds::run(cmd),
         Command::Estimate(cmd) => estimate_cmds::run_command(cmd),
+        Command::RunFiles(cmd) => run_files::run_command(cmd),
         Command::Mate(cmd) => mate_cmds::run(cmd),
         Command::Sample(cmd) => sample_cmds::run(cmd),
         Command::Usi => usi::run(),

@@ -3,8 +3,9 @@
 
 use crate::config::{Estimator, RunConfig};
 use crate::counters::SampleOutcome;
+use crate::error::EstimateError;
 use crate::pipeline::{evaluate_conditional, evaluate_sample, Phase2, SampleSource};
-use crate::run::{with_source, EstimateError, WithSource};
+use crate::run::{with_source, WithSource};
 use core::ops::ControlFlow;
 use serde::Serialize;
 use shogi_core::{Game, GameKind, MiniShogi, Shogi};

@@ -10,6 +10,7 @@
 //! proof). The check filter, which the indicator estimator pays for with most of its
 //! variance, then contributes none.
 
+use crate::stream::{phase2_selected, uniform_index, SALT_ACCEPT, SALT_SQUARE};
 use core::fmt;
 use serde::{Deserialize, Serialize};
 use shogi_core::{Bitboard, Color, Game, Position, Square};
@@ -83,32 +84,6 @@ impl fmt::Display for KingWeight {
     }
 }
 
-/// SplitMix64's finaliser (the same as phase 2's, with other constants mixed in by callers).
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// A uniform integer below `bound` (`bound >= 1`) from the stream `(seed, index, salt)`,
-/// exactly uniform: a multiply-shift with rejection of the few words that would favour some
-/// values (Lemire's method), drawing the next word of the stream when one is rejected.
-fn uniform_below(seed: u64, index: u64, salt: u64, bound: u64) -> u64 {
-    let mut h = mix(mix(seed ^ salt) ^ index);
-    let threshold = bound.wrapping_neg() % bound;
-    loop {
-        let wide = u128::from(h) * u128::from(bound);
-        if (wide as u64) >= threshold {
-            return (wide >> 64) as u64;
-        }
-        h = mix(h);
-    }
-}
-
-const SALT_SQUARE: u64 = 0x6b69_6e67_2d73_7100; // "king-sq"
-const SALT_ACCEPT: u64 = 0x6b69_6e67_2d61_6300; // "king-ac"
-
 /// The safe square that sample `index` of `seed` moves White's king to: uniform among the
 /// `safe` squares, from a hash of `(seed, index)` alone (the same on every machine, thread
 /// count and shard); `None` when no square is safe.
@@ -118,7 +93,7 @@ pub fn chosen_square(safe: Bitboard, seed: u64, index: u64) -> Option<Square> {
         return None;
     }
     let mut bits = safe.0;
-    for _ in 0..uniform_below(seed, index, SALT_SQUARE, u64::from(k)) {
+    for _ in 0..uniform_index(seed, index, SALT_SQUARE, u64::from(k)) {
         bits &= bits - 1;
     }
     Bitboard(bits).first()
@@ -129,10 +104,10 @@ pub fn chosen_square(safe: Bitboard, seed: u64, index: u64) -> Option<Square> {
 /// indicator estimator, then an independent acceptance with probability `k / g`), so that the
 /// searched positions are drawn in proportion to the weight each sample carries into `π̂`
 /// and their reachable share estimates `ρ` without weights (docs/METHOD.md §10.8).
-pub fn phase2_selected(seed: u64, index: u64, rate: f64, weight: KingWeight) -> bool {
-    crate::pipeline::phase2_selected(seed, index, rate)
+pub fn phase2_selected_weighted(seed: u64, index: u64, rate: f64, weight: KingWeight) -> bool {
+    phase2_selected(seed, index, rate)
         && weight.squares > 0
-        && uniform_below(seed, index, SALT_ACCEPT, u64::from(weight.squares))
+        && uniform_index(seed, index, SALT_ACCEPT, u64::from(weight.squares))
             < u64::from(weight.safe)
 }
 
@@ -140,28 +115,6 @@ pub fn phase2_selected(seed: u64, index: u64, rate: f64, weight: KingWeight) -> 
 mod tests {
     use super::*;
     use shogi_core::{MiniShogi, Relax, Setup, Shogi};
-
-    #[test]
-    fn uniform_below_is_exactly_uniform_over_small_bounds() {
-        for bound in [1u64, 2, 3, 7, 40, 81] {
-            let mut counts = vec![0u64; bound as usize];
-            let n = 20_000 * bound;
-            for i in 0..n {
-                let v = uniform_below(9, i, SALT_SQUARE, bound);
-                assert!(v < bound);
-                counts[v as usize] += 1;
-            }
-            // Chi-square with bound − 1 degrees of freedom, far tail only (a broken
-            // reduction shows as a huge statistic).
-            let e = n as f64 / bound as f64;
-            let chi: f64 = counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum();
-            let df = (bound - 1) as f64;
-            assert!(
-                chi < df + 8.0 * (2.0 * df).sqrt() + 10.0,
-                "bound {bound}: {chi}"
-            );
-        }
-    }
 
     /// The group and its safe squares against a brute force: every square, the king moved
     /// there through a `Setup`, canonicity and check asked of the position itself.
@@ -236,7 +189,9 @@ mod tests {
             safe: 10,
         };
         let n = 400_000u64;
-        let hits = (0..n).filter(|&i| phase2_selected(5, i, 1.0, w)).count() as f64;
+        let hits = (0..n)
+            .filter(|&i| phase2_selected_weighted(5, i, 1.0, w))
+            .count() as f64;
         // 1/4 of the samples, within 6 standard errors.
         let sd = (n as f64 * 0.25 * 0.75).sqrt();
         assert!((hits - n as f64 / 4.0).abs() < 6.0 * sd, "{hits}");
@@ -244,11 +199,11 @@ mod tests {
             squares: 40,
             safe: 0,
         };
-        assert!((0..1000).all(|i| !phase2_selected(5, i, 1.0, none)));
+        assert!((0..1000).all(|i| !phase2_selected_weighted(5, i, 1.0, none)));
         let all = KingWeight {
             squares: 40,
             safe: 40,
         };
-        assert!((0..1000).all(|i| phase2_selected(5, i, 1.0, all)));
+        assert!((0..1000).all(|i| phase2_selected_weighted(5, i, 1.0, all)));
     }
 }

@@ -9,7 +9,7 @@ use crate::target::Target;
 
 /// Writes an enum by its name and reads it back through `FromStr`, so that files spell the
 /// game and the pawn-drop rule as the command line does.
-mod by_name {
+pub(crate) mod by_name {
     use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
     pub fn serialize<T: core::fmt::Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {

@@ -2,6 +2,7 @@
 //! batches, shards) adds up to the same numbers.
 
 use crate::conditional::KingWeight;
+use crate::error::CountersError;
 use serde::{Deserialize, Serialize};
 
 /// One reachable sample for the paper's Figure 18.
@@ -92,7 +93,11 @@ pub struct ConditionalCounters {
 }
 
 /// Adds 1 to the bin of `w` in a sorted bin list.
-fn bump_weight(name: &str, bins: &mut Vec<WeightCount>, w: KingWeight) -> Result<(), String> {
+fn bump_weight(
+    name: &str,
+    bins: &mut Vec<WeightCount>,
+    w: KingWeight,
+) -> Result<(), CountersError> {
     match bins.binary_search_by_key(&(w.squares, w.safe), |b| (b.0, b.1)) {
         Ok(i) => bins[i].2 = sum(name, bins[i].2, 1)?,
         Err(i) => bins.insert(i, WeightCount(w.squares, w.safe, 1)),
@@ -105,7 +110,7 @@ fn sum_weights(
     name: &str,
     a: &[WeightCount],
     b: &[WeightCount],
-) -> Result<Vec<WeightCount>, String> {
+) -> Result<Vec<WeightCount>, CountersError> {
     let mut out = Vec::with_capacity(a.len().max(b.len()));
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
@@ -165,19 +170,19 @@ impl ConditionalCounters {
 
     /// Checks one bin list: increasing keys, `1 <= g <= 81`, `k <= g`, no empty bin; returns
     /// its total.
-    fn check_bins(name: &str, bins: &[WeightCount]) -> Result<u64, String> {
+    fn check_bins(name: &str, bins: &[WeightCount]) -> Result<u64, CountersError> {
         for w in bins.windows(2) {
             if (w[0].0, w[0].1) >= (w[1].0, w[1].1) {
-                return Err(format!(
+                return Err(CountersError::Inconsistent(format!(
                     "{name}: the bins are not in increasing (g, k) order"
-                ));
+                )));
             }
         }
         for &WeightCount(g, k, c) in bins {
             if g == 0 || usize::from(g) > shogi_core::tables::MAX_SQUARES || k > g || c == 0 {
-                return Err(format!(
+                return Err(CountersError::Inconsistent(format!(
                     "{name}: bin ({g}, {k}, {c}) is impossible (a group has 1 to 81 squares, at most all of them safe, and a bin at least one sample)"
-                ));
+                )));
             }
         }
         total(name, &bins.iter().map(|b| b.2).collect::<Vec<_>>())
@@ -234,13 +239,16 @@ pub struct Counters {
 }
 
 /// `a + b`, or an error naming the counter that would overflow.
-fn sum(name: &str, a: u64, b: u64) -> Result<u64, String> {
-    a.checked_add(b)
-        .ok_or_else(|| format!("{name} overflows: {a} + {b} exceeds {}", u64::MAX))
+fn sum(name: &str, a: u64, b: u64) -> Result<u64, CountersError> {
+    a.checked_add(b).ok_or_else(|| CountersError::Overflow {
+        counter: name.to_string(),
+        value: a,
+        added: b,
+    })
 }
 
 /// `v[i] += 1`, growing `v` as needed.
-fn bump(name: &str, v: &mut Vec<u64>, i: usize) -> Result<(), String> {
+fn bump(name: &str, v: &mut Vec<u64>, i: usize) -> Result<(), CountersError> {
     if v.len() <= i {
         v.resize(i + 1, 0);
     }
@@ -249,7 +257,7 @@ fn bump(name: &str, v: &mut Vec<u64>, i: usize) -> Result<(), String> {
 }
 
 /// The element-wise sum of two histograms, or an error naming the bin that overflows.
-fn sum_histograms(name: &str, a: &[u64], b: &[u64]) -> Result<Vec<u64>, String> {
+fn sum_histograms(name: &str, a: &[u64], b: &[u64]) -> Result<Vec<u64>, CountersError> {
     let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
     let mut out = long.to_vec();
     for (i, (x, y)) in out.iter_mut().zip(short).enumerate() {
@@ -259,10 +267,14 @@ fn sum_histograms(name: &str, a: &[u64], b: &[u64]) -> Result<Vec<u64>, String> 
 }
 
 /// The sum of a histogram's bins, or an error when it exceeds a `u64`.
-fn total(name: &str, v: &[u64]) -> Result<u64, String> {
+fn total(name: &str, v: &[u64]) -> Result<u64, CountersError> {
     v.iter().try_fold(0u64, |acc, &x| {
-        acc.checked_add(x)
-            .ok_or_else(|| format!("the bins of {name} add up to more than {}", u64::MAX))
+        acc.checked_add(x).ok_or_else(|| {
+            CountersError::Inconsistent(format!(
+                "the bins of {name} add up to more than {}",
+                u64::MAX
+            ))
+        })
     })
 }
 
@@ -299,9 +311,11 @@ impl Counters {
         index: u64,
         outcome: SampleOutcome,
         figure_samples: u64,
-    ) -> Result<(), String> {
+    ) -> Result<(), CountersError> {
         if self.conditional.is_some() {
-            return Err("a sample without a weight in the conditional estimator's counters".into());
+            return Err(CountersError::Incompatible(
+                "a sample without a weight in the conditional estimator's counters",
+            ));
         }
         self.add_inner(index, outcome, None, figure_samples)
     }
@@ -314,16 +328,18 @@ impl Counters {
         outcome: SampleOutcome,
         weight: KingWeight,
         figure_samples: u64,
-    ) -> Result<(), String> {
+    ) -> Result<(), CountersError> {
         let Some(c) = &mut self.conditional else {
-            return Err("a weighted sample in the indicator estimator's counters".into());
+            return Err(CountersError::Incompatible(
+                "a weighted sample in the indicator estimator's counters",
+            ));
         };
         bump_weight("conditional.weights", &mut c.weights, weight)?;
         if (outcome == SampleOutcome::NoSafeSquare) != (weight.safe == 0) {
-            return Err(format!(
+            return Err(CountersError::Inconsistent(format!(
                 "outcome {outcome:?} with {} safe squares",
                 weight.safe
-            ));
+            )));
         }
         self.add_inner(index, outcome, Some(weight), figure_samples)
     }
@@ -334,7 +350,7 @@ impl Counters {
         outcome: SampleOutcome,
         weight: Option<KingWeight>,
         figure_samples: u64,
-    ) -> Result<(), String> {
+    ) -> Result<(), CountersError> {
         use SampleOutcome::*;
         self.samples = sum("samples", self.samples, 1)?;
         if matches!(outcome, Mirror | NoSafeSquare) {
@@ -351,7 +367,9 @@ impl Counters {
         self.passed_check = sum("passed_check", self.passed_check, 1)?;
         match (&mut self.two_phase, outcome) {
             (None, NoPredecessor | NotSearched) => {
-                return Err("a two-phase outcome in single-phase counters".into())
+                return Err(CountersError::Incompatible(
+                    "a two-phase outcome in single-phase counters",
+                ))
             }
             (Some(_), NoPredecessor) => return Ok(()),
             (Some(t), _) => {
@@ -428,7 +446,7 @@ impl Counters {
     /// Adds the counters of a disjoint set of samples. On overflow of any counter (which
     /// honest runs never reach, but files can claim) nothing is changed and the error names
     /// the counter.
-    pub fn merge(&mut self, other: &Counters) -> Result<(), String> {
+    pub fn merge(&mut self, other: &Counters) -> Result<(), CountersError> {
         // Every sum is computed before anything is changed, so an error leaves `self` whole.
         let two_phase = match (self.two_phase, other.two_phase) {
             (None, None) => None,
@@ -437,10 +455,9 @@ impl Counters {
                 searched: sum("searched", a.searched, b.searched)?,
             }),
             _ => {
-                return Err(
-                    "two-phase counters cannot be added to single-phase ones (runs of different methods)"
-                        .into(),
-                )
+                return Err(CountersError::Incompatible(
+                    "two-phase counters cannot be added to single-phase ones (runs of different methods)",
+                ))
             }
         };
         let conditional = match (&self.conditional, &other.conditional) {
@@ -454,10 +471,9 @@ impl Counters {
                 )?,
             }),
             _ => {
-                return Err(
-                    "the conditional estimator's counters cannot be added to the indicator's (runs of different estimators)"
-                        .into(),
-                )
+                return Err(CountersError::Incompatible(
+                    "the conditional estimator's counters cannot be added to the indicator's (runs of different estimators)",
+                ))
             }
         };
         let samples = sum("samples", self.samples, other.samples)?;
@@ -527,10 +543,145 @@ impl Counters {
         Ok(())
     }
 
+    /// The counters of the samples that `self` holds beyond `earlier`, a checkpoint of the
+    /// same run at fewer samples: every counter and bin the difference, the Figure 18
+    /// points past the earlier ones. Refuses (naming the counter) when `earlier` is not a
+    /// prefix of `self`, so that the difference of two unrelated files is never taken.
+    pub fn minus(&self, earlier: &Counters) -> Result<Counters, CountersError> {
+        fn less(name: &str, a: u64, b: u64) -> Result<u64, CountersError> {
+            a.checked_sub(b).ok_or_else(|| CountersError::NotAPrefix {
+                counter: name.to_string(),
+            })
+        }
+        fn less_bins(name: &str, a: &[u64], b: &[u64]) -> Result<Vec<u64>, CountersError> {
+            if b.len() > a.len() {
+                return Err(CountersError::NotAPrefix {
+                    counter: format!("{name}[{}]", b.len() - 1),
+                });
+            }
+            let mut out: Vec<u64> = a.to_vec();
+            for (i, (x, y)) in out.iter_mut().zip(b).enumerate() {
+                *x = less(&format!("{name}[{i}]"), *x, *y)?;
+            }
+            while out.last() == Some(&0) {
+                out.pop();
+            }
+            Ok(out)
+        }
+        fn less_weights(
+            name: &str,
+            a: &[WeightCount],
+            b: &[WeightCount],
+        ) -> Result<Vec<WeightCount>, CountersError> {
+            let mut out = Vec::with_capacity(a.len());
+            let mut j = 0;
+            for &WeightCount(g, k, c) in a {
+                let mut left = c;
+                if let Some(&WeightCount(g2, k2, c2)) = b.get(j) {
+                    if (g2, k2) < (g, k) {
+                        return Err(CountersError::NotAPrefix {
+                            counter: format!("{name} ({g2}, {k2})"),
+                        });
+                    }
+                    if (g2, k2) == (g, k) {
+                        left = less(&format!("{name} ({g}, {k})"), c, c2)?;
+                        j += 1;
+                    }
+                }
+                if left > 0 {
+                    out.push(WeightCount(g, k, left));
+                }
+            }
+            if let Some(&WeightCount(g, k, _)) = b.get(j) {
+                return Err(CountersError::NotAPrefix {
+                    counter: format!("{name} ({g}, {k})"),
+                });
+            }
+            Ok(out)
+        }
+        let two_phase = match (self.two_phase, earlier.two_phase) {
+            (None, None) => None,
+            (Some(a), Some(b)) => Some(PhaseCounters {
+                with_predecessor: less("with_predecessor", a.with_predecessor, b.with_predecessor)?,
+                searched: less("searched", a.searched, b.searched)?,
+            }),
+            _ => {
+                return Err(CountersError::Incompatible(
+                    "two-phase counters and single-phase ones are not of one run",
+                ))
+            }
+        };
+        let conditional =
+            match (&self.conditional, &earlier.conditional) {
+                (None, None) => None,
+                (Some(a), Some(b)) => Some(ConditionalCounters {
+                    weights: less_weights("conditional.weights", &a.weights, &b.weights)?,
+                    with_predecessor: less_weights(
+                        "conditional.with_predecessor",
+                        &a.with_predecessor,
+                        &b.with_predecessor,
+                    )?,
+                }),
+                _ => return Err(CountersError::Incompatible(
+                    "the conditional estimator's counters and the indicator's are not of one run",
+                )),
+            };
+        if self.figure.len() < earlier.figure.len()
+            || self.figure[..earlier.figure.len()] != earlier.figure[..]
+        {
+            return Err(CountersError::NotAPrefix {
+                counter: "figure".into(),
+            });
+        }
+        Ok(Counters {
+            samples: less("samples", self.samples, earlier.samples)?,
+            passed_mirror: less("passed_mirror", self.passed_mirror, earlier.passed_mirror)?,
+            passed_placement: less(
+                "passed_placement",
+                self.passed_placement,
+                earlier.passed_placement,
+            )?,
+            passed_check: less("passed_check", self.passed_check, earlier.passed_check)?,
+            reachable: less("reachable", self.reachable, earlier.reachable)?,
+            unreachable: less("unreachable", self.unreachable, earlier.unreachable)?,
+            unknown: less("unknown", self.unknown, earlier.unknown)?,
+            symmetric_reachable: less(
+                "symmetric_reachable",
+                self.symmetric_reachable,
+                earlier.symmetric_reachable,
+            )?,
+            unreachable_depths: less_bins(
+                "unreachable_depths",
+                &self.unreachable_depths,
+                &earlier.unreachable_depths,
+            )?,
+            reachable_plies: less_bins(
+                "reachable_plies",
+                &self.reachable_plies,
+                &earlier.reachable_plies,
+            )?,
+            reachable_expanded_log2: less_bins(
+                "reachable_expanded_log2",
+                &self.reachable_expanded_log2,
+                &earlier.reachable_expanded_log2,
+            )?,
+            expanded: less("expanded", self.expanded, earlier.expanded)?,
+            expanded_reachable: less(
+                "expanded_reachable",
+                self.expanded_reachable,
+                earlier.expanded_reachable,
+            )?,
+            generated: less("generated", self.generated, earlier.generated)?,
+            figure: self.figure[earlier.figure.len()..].to_vec(),
+            two_phase,
+            conditional,
+        })
+    }
+
     /// Checks the relations every honest set of counters satisfies; a file that breaks one
     /// is corrupt or was edited. Every sum is checked, so no file can make this overflow.
     /// The error names the counter at fault.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), CountersError> {
         let chain = [
             ("samples", self.samples),
             ("passed_mirror", self.passed_mirror),
@@ -539,10 +690,10 @@ impl Counters {
         ];
         for w in chain.windows(2) {
             if w[1].1 > w[0].1 {
-                return Err(format!(
+                return Err(CountersError::Inconsistent(format!(
                     "{} ({}) exceeds {} ({}): every stage keeps at most the samples of the one before",
                     w[1].0, w[1].1, w[0].0, w[0].1
-                ));
+                )));
             }
         }
         let decided = self
@@ -553,25 +704,25 @@ impl Counters {
             None => (self.passed_check, "passed_check"),
             Some(t) => {
                 if t.with_predecessor > self.passed_check {
-                    return Err(format!(
+                    return Err(CountersError::Inconsistent(format!(
                         "two_phase.with_predecessor ({}) exceeds passed_check ({})",
                         t.with_predecessor, self.passed_check
-                    ));
+                    )));
                 }
                 if t.searched > t.with_predecessor {
-                    return Err(format!(
+                    return Err(CountersError::Inconsistent(format!(
                         "two_phase.searched ({}) exceeds two_phase.with_predecessor ({})",
                         t.searched, t.with_predecessor
-                    ));
+                    )));
                 }
                 (t.searched, "two_phase.searched")
             }
         };
         if decided != Some(searched) {
-            return Err(format!(
+            return Err(CountersError::Inconsistent(format!(
                 "reachable ({}) + unreachable ({}) + unknown ({}) is not {what} ({searched})",
                 self.reachable, self.unreachable, self.unknown
-            ));
+            )));
         }
         for (name, bins, expected, what) in [
             (
@@ -595,39 +746,41 @@ impl Counters {
         ] {
             let t = total(name, bins)?;
             if t != expected {
-                return Err(format!(
+                return Err(CountersError::Inconsistent(format!(
                     "the bins of {name} add up to {t}, not to {what} ({expected})"
-                ));
+                )));
             }
         }
         if self.reachable_expanded_log2.len() > log2_bin(u64::MAX) + 1 {
-            return Err(format!(
+            return Err(CountersError::Inconsistent(format!(
                 "reachable_expanded_log2 has {} bins; a u64 node count has at most {}",
                 self.reachable_expanded_log2.len(),
                 log2_bin(u64::MAX) + 1
-            ));
+            )));
         }
         if self.symmetric_reachable > self.reachable {
-            return Err(format!(
+            return Err(CountersError::Inconsistent(format!(
                 "symmetric_reachable ({}) exceeds reachable ({})",
                 self.symmetric_reachable, self.reachable
-            ));
+            )));
         }
         if self.expanded_reachable > self.expanded {
-            return Err(format!(
+            return Err(CountersError::Inconsistent(format!(
                 "expanded_reachable ({}) exceeds expanded ({})",
                 self.expanded_reachable, self.expanded
-            ));
+            )));
         }
         if self.figure.len() as u64 > self.reachable {
-            return Err(format!(
+            return Err(CountersError::Inconsistent(format!(
                 "figure has {} points but reachable is {}",
                 self.figure.len(),
                 self.reachable
-            ));
+            )));
         }
         if self.figure.windows(2).any(|w| w[0].index >= w[1].index) {
-            return Err("figure: the points are not distinct samples in increasing order".into());
+            return Err(CountersError::Inconsistent(
+                "figure: the points are not distinct samples in increasing order".into(),
+            ));
         }
         if let Some(c) = &self.conditional {
             self.check_conditional(c)?;
@@ -637,24 +790,26 @@ impl Counters {
 
     /// The relations of the conditional estimator's bins with each other and with the
     /// stage counters.
-    fn check_conditional(&self, c: &ConditionalCounters) -> Result<(), String> {
+    fn check_conditional(&self, c: &ConditionalCounters) -> Result<(), CountersError> {
         let Some(t) = self.two_phase else {
-            return Err("conditional counters without two-phase counters".into());
+            return Err(CountersError::Inconsistent(
+                "conditional counters without two-phase counters".into(),
+            ));
         };
         let all = ConditionalCounters::check_bins("conditional.weights", &c.weights)?;
         if all != self.samples {
-            return Err(format!(
+            return Err(CountersError::Inconsistent(format!(
                 "the bins of conditional.weights add up to {all}, not to samples ({})",
                 self.samples
-            ));
+            )));
         }
         let a =
             ConditionalCounters::check_bins("conditional.with_predecessor", &c.with_predecessor)?;
         if a != t.with_predecessor {
-            return Err(format!(
+            return Err(CountersError::Inconsistent(format!(
                 "the bins of conditional.with_predecessor add up to {a}, not to two_phase.with_predecessor ({})",
                 t.with_predecessor
-            ));
+            )));
         }
         for &WeightCount(g, k, n) in &c.with_predecessor {
             let of_all = c
@@ -662,17 +817,17 @@ impl Counters {
                 .binary_search_by_key(&(g, k), |b| (b.0, b.1))
                 .map_or(0, |i| c.weights[i].2);
             if k == 0 || n > of_all {
-                return Err(format!(
+                return Err(CountersError::Inconsistent(format!(
                     "conditional.with_predecessor: bin ({g}, {k}, {n}) is not within the samples of that weight ({of_all}) with a safe square"
-                ));
+                )));
             }
         }
         let safe = c.with_safe_square();
         if self.passed_mirror > safe {
-            return Err(format!(
+            return Err(CountersError::Inconsistent(format!(
                 "passed_mirror ({}) exceeds the samples with a safe square ({safe})",
                 self.passed_mirror
-            ));
+            )));
         }
         Ok(())
     }
@@ -699,11 +854,11 @@ mod tests {
         let before = a.clone();
         let mut b = Counters::default();
         b.add(1, reachable(5), 10).unwrap();
-        let err = a.merge(&b).unwrap_err();
+        let err = a.merge(&b).unwrap_err().to_string();
         assert!(err.contains("expanded"), "{err}");
         assert_eq!(a, before);
         // A single search can overflow the node sums too: an error, not a panic.
-        let err = a.add(2, reachable(7), 10).unwrap_err();
+        let err = a.add(2, reachable(7), 10).unwrap_err().to_string();
         assert!(err.contains("expanded"), "{err}");
         let mut c = Counters::default();
         c.add(0, reachable(u64::MAX), 10).unwrap();
@@ -722,16 +877,16 @@ mod tests {
             unreachable: 1,
             ..Counters::default()
         };
-        assert!(c.check().unwrap_err().contains("passed_check"));
+        assert!(c.check().unwrap_err().to_string().contains("passed_check"));
         c.unreachable = 0;
         c.reachable_plies = vec![u64::MAX, 1];
-        let err = c.check().unwrap_err();
+        let err = c.check().unwrap_err().to_string();
         assert!(err.contains("reachable_plies"), "{err}");
         c.reachable_plies = vec![u64::MAX];
         c.reachable_expanded_log2 = vec![u64::MAX - 1, 1];
         c.check().unwrap();
         let mut d = c.clone();
-        assert!(d.merge(&c).unwrap_err().contains("samples"));
+        assert!(d.merge(&c).unwrap_err().to_string().contains("samples"));
         assert_eq!(d, c);
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::conditional::{self, KingGroup, KingWeight};
 use crate::counters::SampleOutcome;
+use crate::stream::phase2_selected;
 use core::cmp::Ordering;
 use shogi_core::{Color, Game, Position};
 use shogi_rank::filters::{self, compare_boards};
@@ -45,27 +46,6 @@ struct Known {
     placement: bool,
     /// The check filter (the safe squares of a king group).
     check: bool,
-}
-
-/// SplitMix64's finaliser: a bijection of `u64` whose outputs look independent.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// Whether two-phase sampling searches sample `index` of `seed` when it passes phase 1
-/// (docs/METHOD.md §10.1): a hash of `(seed, index)` below `rate · 2^64`. It depends on
-/// nothing else (not the position, the thread or the shard), so every machine selects the
-/// same samples; `rate >= 1` selects all of them.
-pub fn phase2_selected(seed: u64, index: u64, rate: f64) -> bool {
-    if rate >= 1.0 {
-        return true;
-    }
-    // The float-to-integer cast rounds down and saturates: exact for any rate in (0, 1).
-    let threshold = (rate * 18_446_744_073_709_551_616.0) as u64;
-    mix(mix(seed ^ 0x7068_6173_6532_0000) ^ index) < threshold
 }
 
 /// Two-phase sampling: the seed and the rate of phase 2.
@@ -187,7 +167,8 @@ fn conditional_of<G: Game>(
     let (outcome, certificate) = match &chosen {
         None => (SampleOutcome::NoSafeSquare, None),
         Some(y) => {
-            let selected = |i| conditional::phase2_selected(phase2.seed, i, phase2.rate, weight);
+            let selected =
+                |i| conditional::phase2_selected_weighted(phase2.seed, i, phase2.rate, weight);
             // The chosen square is safe: the check filter holds by construction.
             let known = Known {
                 check: true,

@@ -2,8 +2,8 @@
 
 use crate::config::{RunConfig, Space};
 use crate::counters::Counters;
+use crate::error::EstimateError;
 use crate::paper::{paper, z_score};
-use crate::run::EstimateError;
 use crate::stats::{sci, Estimate, Interval};
 use num_bigint::BigUint;
 use serde_json::{json, Value};

@@ -3,8 +3,11 @@
 
 use crate::config::{Estimator, RunConfig, Space};
 use crate::counters::Counters;
+use crate::error::{CountersError, EstimateError};
 use crate::pipeline::{evaluate, evaluate_conditional_outcome, Phase2, SampleSource};
+use crate::segment::{now_utc, Segment, BLOCK};
 use crate::state::RunState;
+use crate::stream::sample_digest;
 use crate::target::TARGET_STEP;
 use core::ops::ControlFlow;
 use rayon::prelude::*;
@@ -22,59 +25,6 @@ use std::time::{Duration, Instant};
 /// Samples a worker takes at a time. Small enough to balance the threads, large enough that
 /// the bookkeeping is negligible.
 const CHUNK: u64 = 256;
-
-/// Why a run or a merge could not go on.
-#[derive(Debug)]
-pub enum EstimateError {
-    /// A file could not be read or written.
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        error: std::io::Error,
-    },
-    /// A state file is not valid.
-    Corrupt {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A state file belongs to another run.
-    Mismatch {
-        /// The file.
-        path: PathBuf,
-        /// Which setting differs.
-        reason: String,
-    },
-    /// Shard files that cannot be merged (overlapping, incomplete, from different runs).
-    Merge(String),
-    /// The material or another setting cannot be run.
-    Config(String),
-    /// A counter would exceed a `u64`.
-    Overflow(String),
-}
-
-impl core::fmt::Display for EstimateError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            EstimateError::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            EstimateError::Corrupt { path, reason } => {
-                write!(f, "{}: not a valid estimate state file: {reason}", path.display())
-            }
-            EstimateError::Mismatch { path, reason } => write!(
-                f,
-                "{}: made by a different run ({reason}); use another --out file or the same settings",
-                path.display()
-            ),
-            EstimateError::Merge(reason) => write!(f, "cannot merge: {reason}"),
-            EstimateError::Config(reason) => f.write_str(reason),
-            EstimateError::Overflow(reason) => write!(f, "counter overflow: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for EstimateError {}
 
 /// The threads to use: the request, else `SLURM_CPUS_PER_TASK`, else every allowed core;
 /// never more than the cores this process may run on (its CPU affinity mask, which
@@ -154,7 +104,7 @@ pub fn run(
     options: &RunOptions,
     after_batch: impl FnMut(&RunState) -> ControlFlow<()>,
 ) -> Result<RunEnd, EstimateError> {
-    state.check().map_err(EstimateError::Config)?;
+    state.check().map_err(|e| EstimateError::Config(e.0))?;
     match state.config.game {
         GameKind::Shogi => run_game::<Shogi>(state, options, after_batch),
         GameKind::Mini => run_game::<MiniShogi>(state, options, after_batch),
@@ -233,18 +183,153 @@ pub(crate) fn with_source<G: Game, W: WithSource<G>>(
 
 /// The chunks of `next..stop`: they end on the multiples of [`CHUNK`] counted from `start`,
 /// so that every multiple of [`TARGET_STEP`] is a chunk boundary whatever the batch size
-/// and wherever an interrupted run resumed.
+/// and wherever an interrupted run resumed, and on the multiples of [`BLOCK`], so that
+/// every chunk lies in one block of the digests.
 fn chunks(start: u64, next: u64, stop: u64) -> Vec<(u64, u64)> {
     let mut out = Vec::new();
     let mut a = next;
     while a < stop {
         let b = start
             .saturating_add(((a - start) / CHUNK + 1).saturating_mul(CHUNK))
+            .min((a / BLOCK).saturating_add(1).saturating_mul(BLOCK))
             .min(stop);
         out.push((a, b));
         a = b;
     }
     out
+}
+
+/// What the workers share to count samples: the sampler, one searcher a thread, and how a
+/// sample is evaluated and counted. Runs and recounts both count through it, so that a
+/// recount is the run's own code.
+pub(crate) struct Engine<'a, G: Game, S> {
+    sampler: &'a S,
+    pool: rayon::ThreadPool,
+    searchers: Vec<Mutex<Searcher<G>>>,
+    phase2: Option<Phase2>,
+    conditional: Option<Phase2>,
+    figure_samples: u64,
+    empty: Counters,
+}
+
+/// The counters and digest of one chunk, or `None` for a chunk skipped after a
+/// cancellation.
+type Part = Option<Result<(Counters, u64), CountersError>>;
+
+impl<'a, G: Game, S: SampleSource<G>> Engine<'a, G, S> {
+    pub(crate) fn new(
+        config: &RunConfig,
+        sampler: &'a S,
+        threads: usize,
+    ) -> Result<Engine<'a, G, S>, EstimateError> {
+        let threads = threads.max(1);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| EstimateError::Config(format!("cannot start {threads} threads: {e}")))?;
+        let search = config.search_config();
+        let phase2 = config.phase2_rate.map(|rate| Phase2 {
+            seed: config.seed,
+            rate,
+        });
+        let conditional = match (config.estimator, phase2) {
+            (Estimator::Indicator, _) => None,
+            (Estimator::Conditional, Some(p)) => Some(p),
+            (Estimator::Conditional, None) => {
+                return Err(EstimateError::Config(config.check_estimator().unwrap_err()))
+            }
+        };
+        Ok(Engine {
+            sampler,
+            pool,
+            searchers: (0..threads)
+                .map(|_| Mutex::new(Searcher::new(search)))
+                .collect(),
+            phase2,
+            conditional,
+            figure_samples: config.figure_samples,
+            empty: RunState::new(config.clone()).counters,
+        })
+    }
+
+    /// Counts the chunks in parallel; the results come back in the order of `chunks`.
+    fn count(&self, chunks: &[(u64, u64)], cancelled: &(dyn Fn() -> bool + Sync)) -> Vec<Part> {
+        let threads = self.searchers.len();
+        self.pool.install(|| {
+            chunks
+                .par_iter()
+                .map(|&(a, b)| {
+                    if cancelled() {
+                        return None;
+                    }
+                    let worker = rayon::current_thread_index().unwrap_or(0) % threads;
+                    let mut searcher = self.searchers[worker]
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner());
+                    Some(self.count_chunk(&mut searcher, a, b))
+                })
+                .collect()
+        })
+    }
+
+    /// The counters and the digest of samples `a..b`.
+    fn count_chunk(
+        &self,
+        searcher: &mut Searcher<G>,
+        a: u64,
+        b: u64,
+    ) -> Result<(Counters, u64), CountersError> {
+        let mut c = self.empty.clone();
+        let mut digest = 0u64;
+        for i in a..b {
+            match self.conditional {
+                None => {
+                    let outcome = evaluate(self.sampler, searcher, i, self.phase2);
+                    digest = digest.wrapping_add(sample_digest(i, &outcome, None));
+                    c.add(i, outcome, self.figure_samples)?;
+                }
+                Some(p) => {
+                    let (outcome, weight) =
+                        evaluate_conditional_outcome(self.sampler, searcher, i, p);
+                    digest = digest.wrapping_add(sample_digest(i, &outcome, Some(weight)));
+                    c.add_weighted(i, outcome, weight, self.figure_samples)?;
+                }
+            }
+        }
+        Ok((c, digest))
+    }
+
+    /// Recounts samples `a..b` (in a run whose range starts at `origin`): their counters,
+    /// and the digest of each block the range meets. `progress` sees the samples done.
+    pub(crate) fn recount(
+        &self,
+        origin: u64,
+        a: u64,
+        b: u64,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<(Counters, Vec<u64>), EstimateError> {
+        let mut total = self.empty.clone();
+        let mut digests: Vec<u64> = Vec::new();
+        let first_block = a / BLOCK;
+        let batch = CHUNK * 64 * self.searchers.len() as u64;
+        let mut next = a;
+        while next < b {
+            let stop = next.saturating_add(batch).min(b);
+            let chunks = chunks(origin, next, stop);
+            for (part, &(x, y)) in self.count(&chunks, &|| false).into_iter().zip(&chunks) {
+                let (c, d) = part.expect("nothing cancels a recount")?;
+                total.merge(&c)?;
+                let at = (x / BLOCK - first_block) as usize;
+                if digests.len() <= at {
+                    digests.resize(at + 1, 0);
+                }
+                digests[at] = digests[at].wrapping_add(d);
+                next = y;
+            }
+            progress(next - a);
+        }
+        Ok((total, digests))
+    }
 }
 
 /// Runs the samples of `state` drawn by `sampler`.
@@ -255,29 +340,7 @@ fn drive<G: Game, S: SampleSource<G>>(
     sampler: &S,
 ) -> Result<RunEnd, EstimateError> {
     let threads = options.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| EstimateError::Config(format!("cannot start {threads} threads: {e}")))?;
-    let search = state.config.search_config();
-    let searchers: Vec<Mutex<Searcher<G>>> = (0..threads)
-        .map(|_| Mutex::new(Searcher::new(search)))
-        .collect();
-    let figure_samples = state.config.figure_samples;
-    let phase2 = state.config.phase2_rate.map(|rate| Phase2 {
-        seed: state.config.seed,
-        rate,
-    });
-    let conditional = match (state.config.estimator, phase2) {
-        (Estimator::Indicator, _) => None,
-        (Estimator::Conditional, Some(p)) => Some(p),
-        (Estimator::Conditional, None) => {
-            return Err(EstimateError::Config(
-                state.config.check_estimator().unwrap_err(),
-            ))
-        }
-    };
-    let empty = RunState::new(state.config.clone()).counters;
+    let engine = Engine::new(&state.config, sampler, threads)?;
     let target = match state.config.target {
         Some(t) => Some((t, crate::report::space_size(&state.config)?)),
         None => None,
@@ -295,54 +358,46 @@ fn drive<G: Game, S: SampleSource<G>>(
             .as_ref()
             .is_some_and(|c| c.load(Ordering::SeqCst))
     };
+    // This session's segment, opened at its first sample (a session that counts nothing
+    // leaves none).
+    let mut segment: Option<usize> = None;
+    let stamp = |state: &mut RunState, segment: Option<usize>| {
+        let session = session_start.elapsed().as_secs_f64();
+        state.elapsed_seconds = base_elapsed + session;
+        if let Some(i) = segment {
+            let s = &mut state.segments[i];
+            s.elapsed_seconds = session;
+            s.ended = Some(now_utc());
+        }
+    };
     let mut reached = false;
     while state.next < end && !cancelled() {
         // Saturating: a range that ends near u64::MAX must not wrap around.
         let stop = state.next.saturating_add(batch).min(end);
         let chunks = chunks(start, state.next, stop);
-        // `None` for a chunk skipped after a cancellation. Chunks run out of order, so only
-        // the leading run of finished chunks is kept: the counters then cover exactly the
-        // samples before `next`, and a resume redoes the rest.
-        let parts: Vec<Option<Result<Counters, String>>> = pool.install(|| {
-            chunks
-                .par_iter()
-                .map(|&(a, b)| {
-                    if cancelled() {
-                        return None;
-                    }
-                    let worker = rayon::current_thread_index().unwrap_or(0) % threads;
-                    let mut searcher = searchers[worker].lock().unwrap_or_else(|e| e.into_inner());
-                    let mut c = empty.clone();
-                    for i in a..b {
-                        let added = match conditional {
-                            None => c.add(
-                                i,
-                                evaluate(sampler, &mut searcher, i, phase2),
-                                figure_samples,
-                            ),
-                            Some(p) => {
-                                let (outcome, weight) =
-                                    evaluate_conditional_outcome(sampler, &mut searcher, i, p);
-                                c.add_weighted(i, outcome, weight, figure_samples)
-                            }
-                        };
-                        if let Err(e) = added {
-                            return Some(Err(e));
-                        }
-                    }
-                    Some(Ok(c))
-                })
-                .collect()
-        });
+        // Chunks run out of order, so only the leading run of finished chunks is kept: the
+        // counters then cover exactly the samples before `next`, and a resume redoes the rest.
+        let parts = engine.count(&chunks, &cancelled);
         // In sample order, one chunk at a time: the counters cover exactly the samples
         // before `next` after every step (`merge` changes nothing when it fails), and the
         // target is tested on the counters of the multiples of TARGET_STEP.
-        for (part, &(_, b)) in parts.iter().zip(&chunks) {
+        for (part, &(a, b)) in parts.iter().zip(&chunks) {
             match part {
                 None => break,
-                Some(Err(e)) => return Err(EstimateError::Overflow(e.clone())),
-                Some(Ok(c)) => {
-                    state.counters.merge(c).map_err(EstimateError::Overflow)?;
+                Some(Err(e)) => return Err(EstimateError::Overflow(e.to_string())),
+                Some(Ok((c, digest))) => {
+                    let i = *segment.get_or_insert_with(|| {
+                        state.segments.push(Segment::open(
+                            state.next,
+                            threads,
+                            engine.empty.clone(),
+                        ));
+                        state.segments.len() - 1
+                    });
+                    // An overflow (which no honest run reaches) ends the run with an error
+                    // and nothing saved, so the two sums need not fail together.
+                    state.segments[i].extend(a, b, c, *digest)?;
+                    state.counters.merge(c)?;
                     state.next = b;
                 }
             }
@@ -361,7 +416,7 @@ fn drive<G: Game, S: SampleSource<G>>(
             state.config.samples = state.next;
         }
         state.complete = state.next == state.config.range().end;
-        state.elapsed_seconds = base_elapsed + session_start.elapsed().as_secs_f64();
+        stamp(state, segment);
         if let Some(path) = &options.checkpoint {
             if state.complete || last_save.elapsed() >= options.checkpoint_every {
                 state.save(path)?;
@@ -380,7 +435,7 @@ fn drive<G: Game, S: SampleSource<G>>(
     }
     if !state.complete {
         // Cancelled, possibly before the first batch: leave a checkpoint of what is done.
-        state.elapsed_seconds = base_elapsed + session_start.elapsed().as_secs_f64();
+        stamp(state, segment);
         if let Some(path) = &options.checkpoint {
             state.save(path)?;
         }
@@ -411,6 +466,8 @@ pub struct Merged {
     pub elapsed_seconds: f64,
     /// The worker threads of each shard's last session, in the order of `shards`.
     pub threads: Vec<usize>,
+    /// The segments of all the files, in sample order.
+    pub segments: Vec<Segment>,
 }
 
 impl Merged {
@@ -430,9 +487,9 @@ pub fn merge(files: &[(PathBuf, RunState)], partial: bool) -> Result<Merged, Est
     };
     let mut order: Vec<&(PathBuf, RunState)> = Vec::with_capacity(files.len());
     for file @ (path, s) in files {
-        s.check().map_err(|reason| EstimateError::Corrupt {
+        s.check().map_err(|e| EstimateError::Corrupt {
             path: path.clone(),
-            reason,
+            reason: e.0,
         })?;
         if let Some(reason) = first.config.difference(&s.config, true) {
             return Err(EstimateError::Merge(format!(
@@ -458,6 +515,7 @@ pub fn merge(files: &[(PathBuf, RunState)], partial: bool) -> Result<Merged, Est
         counters: RunState::new(first.config.clone()).counters,
         elapsed_seconds: 0.0,
         threads: Vec::new(),
+        segments: Vec::new(),
     };
     let mut covered = 0u64;
     let mut previous: Option<&(PathBuf, RunState)> = None;
@@ -498,6 +556,7 @@ pub fn merge(files: &[(PathBuf, RunState)], partial: bool) -> Result<Merged, Est
             .merge(&s.counters)
             .map_err(|e| EstimateError::Merge(format!("adding {}: {e}", path.display())))?;
         merged.elapsed_seconds += s.elapsed_seconds;
+        merged.segments.extend(s.segments.iter().cloned());
     }
     if covered < first.config.samples {
         merged.missing.push(covered..first.config.samples);

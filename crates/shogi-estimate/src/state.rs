@@ -6,12 +6,18 @@
 //!
 //! ```json
 //! {
-//!   "format": "shogi-count-estimate/2",
+//!   "format": "shogi-count-estimate/3",
 //!   "content": { "run_id": "…", "config": {…}, "range": {"start": 0, "end": 1000}, "next": 1000,
-//!                "complete": true, "elapsed_seconds": 1.5, "threads": 2, "counters": {…} },
+//!                "complete": true, "elapsed_seconds": 1.5, "threads": 2, "counters": {…},
+//!                "block_samples": 16777216, "segments": [{…}, …] },
 //!   "sha256": "…"
 //! }
 //! ```
+//!
+//! The segments ([`crate::Segment`]) tile the samples done, each with its own counters,
+//! binary and block digests; `counters` is their sum, checked on reading. Files of format
+//! 2 (before segments) are read as one segment whose binary is unknown, and must be
+//! converted ([`upgrade`]) before a run continues in them.
 //!
 //! `sha256` is the hex SHA-256 of the format tag, a newline, the canonical JSON of `content`
 //! (no white space, the members of every object sorted by key, numbers as serde_json
@@ -24,14 +30,20 @@
 
 use crate::config::{check_phase2_rate, Estimator, RunConfig};
 use crate::counters::Counters;
-use crate::run::EstimateError;
+use crate::error::{EstimateError, StateError};
+use crate::segment::{check_tiling, Binary, Segment, BLOCK};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// The format tag of state files; a file with another tag is refused.
-pub const FORMAT: &str = "shogi-count-estimate/2";
+/// The format tag of state files; a file with another tag is refused, but for the earlier
+/// format 2, read as one segment.
+pub const FORMAT: &str = "shogi-count-estimate/3";
+
+/// The tag of the files written before segments existed: checksummed, one set of counters
+/// for the whole run.
+pub const FORMAT_2: &str = "shogi-count-estimate/2";
 
 /// The tag of the files written before checksums existed.
 const FORMAT_1: &str = "shogi-count-estimate/1";
@@ -66,8 +78,14 @@ pub struct RunState {
     pub elapsed_seconds: f64,
     /// Worker threads of the last session (for the throughput report only).
     pub threads: usize,
-    /// The counters.
+    /// The counters: the sum of the segments'.
     pub counters: Counters,
+    /// The sessions of the run, in sample order: together exactly the samples done.
+    pub segments: Vec<Segment>,
+    /// For a state read from a file of format 2: that file's checksum. Such a state is
+    /// reported and merged like any other, but a run does not continue in it before it is
+    /// converted ([`upgrade`]), which keeps the old file beside the new.
+    pub format_2_sha256: Option<String>,
 }
 
 /// The checksummed part of a file, as written.
@@ -81,12 +99,30 @@ struct ContentOut<'a> {
     elapsed_seconds: f64,
     threads: usize,
     counters: &'a Counters,
+    block_samples: u64,
+    segments: &'a [Segment],
 }
 
 /// The checksummed part of a file, as read: the same fields, every one required.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ContentIn {
+    run_id: String,
+    config: RunConfig,
+    range: SampleRange,
+    next: u64,
+    complete: bool,
+    elapsed_seconds: f64,
+    threads: usize,
+    counters: Counters,
+    block_samples: u64,
+    segments: Vec<Segment>,
+}
+
+/// The checksummed part of a file of format 2.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ContentIn2 {
     run_id: String,
     config: RunConfig,
     range: SampleRange,
@@ -150,9 +186,15 @@ fn canonical(v: &serde_json::Value, out: &mut Vec<u8>) {
 /// The checksum a state file must carry for `content`: the hex SHA-256 of the format tag,
 /// a newline, the canonical JSON of `content` and a newline (see the module's text).
 pub fn checksum_of(content: &serde_json::Value) -> String {
+    checksum_with(FORMAT, content)
+}
+
+/// [`checksum_of`] under the tag `format`: files of format 2 are checked under theirs (and
+/// tests make such files with it).
+pub fn checksum_with(format: &str, content: &serde_json::Value) -> String {
     let mut bytes = Vec::new();
     canonical(content, &mut bytes);
-    sha256_hex(&[FORMAT.as_bytes(), &bytes])
+    sha256_hex(&[format.as_bytes(), &bytes])
 }
 
 /// The hex SHA-256 of `parts`, each followed by a newline.
@@ -207,6 +249,8 @@ impl RunState {
             elapsed_seconds: 0.0,
             threads: 0,
             counters,
+            segments: Vec::new(),
+            format_2_sha256: None,
         }
     }
 
@@ -231,6 +275,8 @@ impl RunState {
             elapsed_seconds: self.elapsed_seconds,
             threads: self.threads,
             counters: &self.counters,
+            block_samples: BLOCK,
+            segments: &self.segments,
         };
         let content = serde_json::to_value(&content).expect("a state serialises");
         let sha256 = checksum_of(&content);
@@ -246,66 +292,114 @@ impl RunState {
 
     /// Reads the state from the bytes of a file: the format, the checksum, the schema and
     /// the relations between the counters are all checked before anything is returned.
-    /// The error says what is wrong (the caller names the file).
-    pub fn from_file_bytes(bytes: &[u8]) -> Result<RunState, String> {
+    /// The error says what is wrong (the caller names the file). A file of format 2 comes
+    /// back as one segment of unknown binary, with [`RunState::format_2_sha256`] set.
+    pub fn from_file_bytes(bytes: &[u8]) -> Result<RunState, StateError> {
         let mut de = serde_json::Deserializer::from_slice(bytes);
         let file: FileIn = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             if let Some(tag) = legacy_format(bytes) {
-                return format!(
+                return StateError(format!(
                     "written in the format `{tag}` of an earlier shogi-count, which has no \
                      checksum and cannot be verified: finish or report it with the version \
                      that wrote it"
-                );
+                ));
             }
-            at_path(&e.path().to_string(), e.inner())
+            StateError(at_path(&e.path().to_string(), e.inner()))
         })?;
-        de.end().map_err(|e| e.to_string())?;
-        if file.format != FORMAT {
-            return Err(format!(
-                "field `format` is `{}`, expected `{FORMAT}`",
+        de.end().map_err(|e| StateError(e.to_string()))?;
+        if file.format != FORMAT && file.format != FORMAT_2 {
+            return Err(StateError(format!(
+                "field `format` is `{}`, expected `{FORMAT}` (or `{FORMAT_2}`)",
                 clip(&file.format, 40)
-            ));
+            )));
         }
         // Nothing in the content is trusted before its checksum is.
-        let expected = checksum_of(&file.content);
+        let expected = checksum_with(&file.format, &file.content);
         if file.sha256 != expected {
-            return Err(format!(
+            return Err(StateError(format!(
                 "the checksum does not match the content (field `sha256` is `{}`, the content \
                  hashes to `{expected}`): the file was changed or damaged after it was written",
                 clip(&file.sha256, 64)
-            ));
+            )));
         }
-        let c: ContentIn = serde_path_to_error::deserialize(file.content)
-            .map_err(|e| at_path(&e.path().to_string(), e.inner()))?;
-        let state = RunState {
-            config: c.config,
-            next: c.next,
-            complete: c.complete,
-            elapsed_seconds: c.elapsed_seconds,
-            threads: c.threads,
-            counters: c.counters,
+        let parse_error = |e: serde_path_to_error::Error<serde_json::Error>| {
+            StateError(at_path(&e.path().to_string(), e.inner()))
+        };
+        let (run_id, range, state) = if file.format == FORMAT_2 {
+            let c: ContentIn2 =
+                serde_path_to_error::deserialize(file.content).map_err(parse_error)?;
+            let start = c.config.range().start;
+            let segments = if c.next > start {
+                vec![Segment {
+                    start,
+                    end: c.next,
+                    binary: Binary {
+                        version: "unknown".into(),
+                        commit: None,
+                        fingerprint: None,
+                    },
+                    started: None,
+                    ended: None,
+                    elapsed_seconds: c.elapsed_seconds,
+                    threads: c.threads,
+                    counters: c.counters.clone(),
+                    digests: None,
+                    note: Some(format!(
+                        "the whole of a file of format {FORMAT_2}, sha256 {}",
+                        file.sha256
+                    )),
+                }]
+            } else {
+                Vec::new()
+            };
+            let state = RunState {
+                config: c.config,
+                next: c.next,
+                complete: c.complete,
+                elapsed_seconds: c.elapsed_seconds,
+                threads: c.threads,
+                counters: c.counters,
+                segments,
+                format_2_sha256: Some(file.sha256.clone()),
+            };
+            (c.run_id, c.range, state)
+        } else {
+            let c: ContentIn =
+                serde_path_to_error::deserialize(file.content).map_err(parse_error)?;
+            if c.block_samples != BLOCK {
+                return Err(StateError(format!(
+                    "field `block_samples`: {} samples a block, where this version writes and reads {BLOCK}",
+                    c.block_samples
+                )));
+            }
+            let state = RunState {
+                config: c.config,
+                next: c.next,
+                complete: c.complete,
+                elapsed_seconds: c.elapsed_seconds,
+                threads: c.threads,
+                counters: c.counters,
+                segments: c.segments,
+                format_2_sha256: None,
+            };
+            (c.run_id, c.range, state)
         };
         // The rest cannot fail on a file this crate wrote; it guards against a file made
         // by hand with a freshly computed checksum.
-        if c.run_id != state.config.run_id() {
-            return Err(format!(
+        if run_id != state.config.run_id() {
+            return Err(StateError(format!(
                 "field `run_id` is `{}`, but the configuration's identity is `{}`",
-                clip(&c.run_id, 64),
+                clip(&run_id, 64),
                 state.config.run_id()
-            ));
+            )));
         }
         state.check()?;
         let r = state.config.range();
-        if (c.range.start, c.range.end) != (r.start, r.end) {
-            return Err(format!(
+        if (range.start, range.end) != (r.start, r.end) {
+            return Err(StateError(format!(
                 "field `range`: {}..{} is not shard {} of {} samples ({}..{})",
-                c.range.start,
-                c.range.end,
-                state.config.shard,
-                state.config.samples,
-                r.start,
-                r.end
-            ));
+                range.start, range.end, state.config.shard, state.config.samples, r.start, r.end
+            )));
         }
         Ok(state)
     }
@@ -337,13 +431,32 @@ impl RunState {
                 "larger than {MAX_STATE_FILE} bytes, far beyond any state file"
             )));
         }
-        RunState::from_file_bytes(&bytes).map_err(corrupt)
+        RunState::from_file_bytes(&bytes).map_err(|e| corrupt(e.0))
     }
 
     /// Checks that the state is self-consistent: the settings, the shard, the progress,
-    /// the completion flag, the counters and the Figure 18 points agree. The error names
-    /// the field.
-    pub fn check(&self) -> Result<(), String> {
+    /// the completion flag, the counters, the Figure 18 points and the segments agree. The
+    /// error names the field.
+    pub fn check(&self) -> Result<(), StateError> {
+        self.check_inner().map_err(StateError)?;
+        check_tiling(
+            &self.segments,
+            self.config.range().start,
+            self.next,
+            &self.counters,
+        )
+        .map_err(|e| StateError(format!("field `segments`: {e}")))?;
+        let sum: f64 = self.segments.iter().map(|s| s.elapsed_seconds).sum();
+        if (sum - self.elapsed_seconds).abs() > 1e-6 * self.elapsed_seconds.max(1.0) {
+            return Err(StateError(format!(
+                "field `elapsed_seconds`: {} is not the segments' sum, {sum}",
+                self.elapsed_seconds
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_inner(&self) -> Result<(), String> {
         let c = &self.config;
         if let Some(rate) = c.phase2_rate {
             check_phase2_rate(rate).map_err(|e| format!("field `config.phase2_rate`: {e}"))?;
@@ -432,6 +545,11 @@ impl RunState {
             }
         }
         self.counters.check().map_err(|e| format!("counters: {e}"))
+    }
+
+    /// The last segment, if any sample is done.
+    pub fn last_segment(&self) -> Option<&Segment> {
+        self.segments.last()
     }
 
     /// Writes the state atomically: to a temporary file beside `path`, flushed to disk,
@@ -530,4 +648,120 @@ fn at_path(at: &str, e: &serde_json::Error) -> String {
     } else {
         format!("field `{}`: {e}", clip(at, 100))
     }
+}
+
+/// What is known of the binary and the session of one segment of a converted file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SegmentFacts {
+    /// The commit (or commits) of the binary that counted it, as recorded elsewhere.
+    pub commit: Option<String>,
+    /// Anything else to keep with it (where the record of its binary is, how it was checked).
+    pub note: Option<String>,
+}
+
+/// Converts a run saved in format 2 (one set of counters) into format 3 (segments): the
+/// final file `last` and earlier checkpoints of the same run, all of format 2, each checked
+/// by its checksum on reading, become one segment per stretch between consecutive
+/// checkpoints, with the counters of the stretch the difference of the two files' (which
+/// fails unless the earlier is a prefix of the later) and a note naming both files'
+/// checksums, so that the evidence of the old files is kept. `facts[k]` describes segment
+/// `k`. Nothing is recounted: the segments carry no digests and no fingerprint, and
+/// `verify-run` recounts them whole.
+pub fn upgrade(
+    last: &RunState,
+    checkpoints: &[RunState],
+    facts: &[SegmentFacts],
+) -> Result<RunState, StateError> {
+    let Some(last_sha) = &last.format_2_sha256 else {
+        return Err(StateError(format!(
+            "the file is not of format {FORMAT_2}: only such files need converting"
+        )));
+    };
+    // The run a checkpoint belongs to: that of `last`, but for the sample count, which a
+    // precision target cuts to the samples done when it is met.
+    let same_run = |c: &RunConfig| {
+        let mut c = c.clone();
+        if last.config.target.is_some() && last.complete && c.samples >= last.config.samples {
+            c.samples = last.config.samples;
+        }
+        last.config.difference(&c, false)
+    };
+    let mut points: Vec<&RunState> = checkpoints.iter().collect();
+    points.sort_by_key(|s| s.next);
+    let start = last.config.range().start;
+    let mut ends: Vec<(&RunState, &str)> = Vec::new();
+    for p in &points {
+        let Some(sha) = &p.format_2_sha256 else {
+            return Err(StateError(format!(
+                "a checkpoint is not of format {FORMAT_2}"
+            )));
+        };
+        if let Some(why) = same_run(&p.config) {
+            return Err(StateError(format!(
+                "the checkpoint of sha256 {sha} is of another run: {why}"
+            )));
+        }
+        if p.next <= ends.last().map_or(start, |(s, _)| s.next) || p.next >= last.next {
+            return Err(StateError(format!(
+                "the checkpoint of sha256 {sha} at sample {} does not lie strictly between the \
+                 others and the end of the run (sample {}): each checkpoint must be given once",
+                p.next, last.next
+            )));
+        }
+        ends.push((p, sha));
+    }
+    ends.push((last, last_sha));
+    if facts.len() > ends.len() {
+        return Err(StateError(format!(
+            "facts for {} segments, but the files make {}",
+            facts.len(),
+            ends.len()
+        )));
+    }
+    let mut out = last.clone();
+    out.format_2_sha256 = None;
+    out.segments.clear();
+    let empty = RunState::new(last.config.clone());
+    let mut before: (&RunState, Option<&str>) = (&empty, None);
+    for (k, (s, sha)) in ends.iter().enumerate() {
+        let counters = s
+            .counters
+            .minus(&before.0.counters)
+            .map_err(|e| StateError(format!("segment {k}: {e}")))?;
+        let from = match before.1 {
+            Some(prev) => format!("the file of sha256 {prev} (next {})", before.0.next),
+            None => format!("the start of the run (sample {start})"),
+        };
+        let facts = facts.get(k).cloned().unwrap_or_default();
+        let mut note = format!(
+            "converted from format {FORMAT_2}: the difference between {from} and the file of \
+             sha256 {sha} (next {})",
+            s.next
+        );
+        if let Some(n) = facts.note {
+            note.push_str("; ");
+            note.push_str(&n);
+        }
+        out.segments.push(Segment {
+            start: before.0.next.max(start),
+            end: s.next,
+            binary: Binary {
+                version: "unknown".into(),
+                commit: facts.commit,
+                fingerprint: None,
+            },
+            started: None,
+            ended: None,
+            elapsed_seconds: s.elapsed_seconds - before.0.elapsed_seconds,
+            threads: s.threads,
+            counters,
+            digests: None,
+            note: Some(note),
+        });
+        before = (s, Some(sha));
+    }
+    // The segments' times add up to the run's up to rounding; make the total their sum.
+    out.elapsed_seconds = out.segments.iter().map(|s| s.elapsed_seconds).sum();
+    out.check()?;
+    Ok(out)
 }

@@ -265,6 +265,10 @@ fn edited_numbers_name_the_field() {
     huge["counters"]["expanded"] = max.clone();
     huge["counters"]["expanded_reachable"] = max.clone();
     huge["counters"]["generated"] = max.clone();
+    // One segment holds it all (without digests: a run that long has too many blocks).
+    huge["segments"][0]["end"] = max.clone();
+    huge["segments"][0]["counters"] = huge["counters"].clone();
+    huge["segments"][0]["digests"] = Value::Null;
     let f = write_json("huge.json", &huge);
     let (code, out, err) = run(&["merge", "--json", &f]);
     assert_eq!(code, Some(0), "{err}");
@@ -281,9 +285,11 @@ fn merging_shards_whose_sums_overflow_is_refused() {
     let mut a2 = a.clone();
     let mut b2 = b.clone();
     for (s, v) in [(&mut a2, u64::MAX - 10), (&mut b2, 11)] {
-        // Keep each file consistent: expanded_reachable <= expanded.
+        // Keep each file consistent: expanded_reachable <= expanded, and the one segment's
+        // counters the run's.
         s["counters"]["expanded"] = serde_json::json!(v);
         s["counters"]["expanded_reachable"] = serde_json::json!(0);
+        s["segments"][0]["counters"] = s["counters"].clone();
     }
     let fa = write_json("o0.json", &a2);
     let fb = write_json("o1.json", &b2);

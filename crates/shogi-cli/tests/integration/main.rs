@@ -18,4 +18,5 @@ mod problem_files;
 mod rank_cmds;
 mod reach_cmds;
 mod retro_cmds;
+mod run_files;
 mod usi_engine;

@@ -179,7 +179,7 @@ fn inconsistent_conditional_counters_are_refused() {
     let edit = |f: &dyn Fn(&mut RunState)| {
         let mut s = good.clone();
         f(&mut s);
-        s.check().unwrap_err()
+        s.check().unwrap_err().0
     };
     let e = edit(&|s| s.counters.conditional.as_mut().unwrap().weights[0].2 += 1);
     assert!(e.contains("conditional.weights"), "{e}");

@@ -8,4 +8,5 @@
 mod conditional;
 mod four_digits;
 mod runs;
+mod segments;
 mod stats_reference;
