@@ -7,9 +7,11 @@ use std::process::ExitCode;
 mod cost;
 mod fuzz;
 mod mate_bench;
+mod pawn_drop;
 mod perft;
 mod reach_exhaustive;
 mod reproduce;
+mod unreachable_audit;
 mod usi_bench;
 mod validate;
 mod verdict_sweep;
@@ -83,6 +85,16 @@ enum Command {
     /// any disagreement, the rate and the resulting bound on the misclassification rate.
     /// With --against-unmoves N: the oracle against shogi_retro::unmoves on random games.
     VerdictSweep(verdict_sweep::VerdictSweepArgs),
+    /// The estimate's verdicts under both readings of the drop-pawn-mate rule (the usual
+    /// one and the paper's "no legal reply"), sample by sample, every sample with a
+    /// predecessor searched under both: the count of verdicts that differ and the bound it
+    /// puts on the reading's effect on the estimate.
+    PawnDropSensitivity(pawn_drop::PawnDropArgs),
+    /// Every sample a run's searches called unreachable (its state file's, all of them),
+    /// found again by index, with the file's counters as the check that the set is
+    /// complete, and each proved unreachable by the independent oracle's enumeration of its
+    /// whole backward closure (docs/METHOD.md §10.7). Prints the closure sizes.
+    UnreachableAudit(unreachable_audit::UnreachableAuditArgs),
     /// Estimate methods side by side by the cost of precision (core-seconds × relative 3σ
     /// half-width²), in alternating rounds with shared seeds: the figure of
     /// docs/BENCHMARKS.md, "The cost of precision".
@@ -113,6 +125,8 @@ fn main() -> ExitCode {
         Command::VerifyKk(args) => verify_kk::run(args),
         Command::VerdictSweep(args) => verdict_sweep::run(args),
         Command::CostOfPrecision(args) => cost::run_cost(args),
+        Command::UnreachableAudit(args) => unreachable_audit::run(args),
+        Command::PawnDropSensitivity(args) => pawn_drop::run(args),
         Command::UsiStopLatency(args) => usi_bench::stop_latency(args),
         Command::MateControlCost(args) => usi_bench::control_cost(args),
     };

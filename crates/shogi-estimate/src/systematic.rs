@@ -8,9 +8,10 @@
 //! below `1 − 0.00135^(1/N) ≈ 6.6/N` (one-sided, 99.865%: the upper end of a 3σ interval).
 //! That share moves the estimate by at most:
 //!
-//! - phase-1 verdicts (the filters, the conditional weight, the predecessor test), and the
-//!   drop-pawn-mate reading: a wrong sample moves `π̂` by at most its share, so the estimate
-//!   by `share / π̂` relative;
+//! - phase-1 verdicts (the filters, the conditional weight, the predecessor test): a wrong
+//!   sample moves `π̂` by at most its share, so the estimate by `share / π̂` relative;
+//! - the drop-pawn-mate reading: its phase-1 verdicts as above, over the samples compared,
+//!   and its phase-2 verdicts over the searches compared, `share₂ / ρ̂` (the two add up);
 //! - the search's *unreachable* verdicts (checked by the oracle's full backward closure): a
 //!   wrong one is a reachable sample counted unreachable, which moves `ρ̂` by the share
 //!   times `1 − ρ̂`, so the estimate by `share · (1 − ρ̂) / ρ̂` relative. (Reachable verdicts
@@ -51,8 +52,12 @@ pub struct Check {
     /// The estimator whose verdicts it checks.
     #[serde(serialize_with = "crate::config::by_name::serialize")]
     pub estimator: Estimator,
-    /// Verdicts compared.
+    /// Verdicts compared: samples (phase 1, the drop-pawn-mate reading's phase 1), or
+    /// unreachable verdicts (the closures).
     pub checked: u64,
+    /// The drop-pawn-mate reading: the searched samples whose verdicts were compared too
+    /// (0 for the other scopes).
+    pub searched: u64,
     /// Of them, how many differed.
     pub disagreements: u64,
     /// The command that ran it.
@@ -69,6 +74,7 @@ pub const CHECKS: &[Check] = &[
         game: GameKind::Shogi,
         estimator: Estimator::Conditional,
         checked: 30_000_000,
+        searched: 0,
         disagreements: 0,
         command:
             "cargo xtask verdict-sweep --estimator conditional --game shogi --samples 3e7 --seed 1",
@@ -79,6 +85,7 @@ pub const CHECKS: &[Check] = &[
         game: GameKind::Mini,
         estimator: Estimator::Conditional,
         checked: 100_000_000,
+        searched: 0,
         disagreements: 0,
         command:
             "cargo xtask verdict-sweep --estimator conditional --game mini --samples 1e8 --seed 1",
@@ -89,6 +96,7 @@ pub const CHECKS: &[Check] = &[
         game: GameKind::Shogi,
         estimator: Estimator::Indicator,
         checked: 100_000_000,
+        searched: 0,
         disagreements: 0,
         command: "cargo xtask verdict-sweep --game shogi --space s --samples 1e8 --seed 1",
         commit: "72f8cd8",
@@ -98,6 +106,7 @@ pub const CHECKS: &[Check] = &[
         game: GameKind::Mini,
         estimator: Estimator::Indicator,
         checked: 100_000_000,
+        searched: 0,
         disagreements: 0,
         command: "cargo xtask verdict-sweep --game mini --space s --samples 1e8 --seed 1",
         commit: "72f8cd8",
@@ -143,7 +152,9 @@ pub fn bounds(game: GameKind, estimator: Estimator, pi: f64, rho: f64) -> Vec<Bo
         if let Some(c) = best {
             let share = zero_of(c.checked);
             let relative = match scope {
-                Scope::Phase1 | Scope::PawnDropReading => share / pi,
+                Scope::Phase1 => share / pi,
+                // π̂'s samples and ρ̂'s searches, each by its own count.
+                Scope::PawnDropReading => share / pi + zero_of(c.searched) / rho,
                 Scope::Unreachable => share * (1.0 - rho) / rho,
             };
             out.push(Bound {

@@ -488,3 +488,84 @@ pub fn replay_certificate<G: Game>(
         Err(format!("the moves end in {p}, not in the sample"))
     }
 }
+
+/// What the oracle's backward closure of a position found: every position from which the
+/// position can be reached by legal moves, by [`brute_predecessors`] repeated until nothing
+/// new appears (docs/METHOD.md §10.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Closure {
+    /// Positions in the closure, the start included (all of them when `complete`).
+    pub positions: usize,
+    /// The most plies traced back from the start (the start at 0).
+    pub depth: u32,
+    /// Whether a KK position is in it: then the start is reachable (every KK position is
+    /// reachable from the initial position, §7).
+    pub found_kk: bool,
+    /// Whether the closure was enumerated to the end: `false` when a KK position stopped
+    /// it, or it grew past the cap.
+    pub complete: bool,
+}
+
+impl Closure {
+    /// Whether the closure proves the start unreachable: complete, finite, no KK position.
+    pub fn proves_unreachable(&self) -> bool {
+        self.complete && !self.found_kk
+    }
+}
+
+/// The backward closure of `pos` under `rules` by the oracle's brute-force predecessors,
+/// breadth first, stopped at the first KK position or past `cap` positions. It shares no
+/// code with the pipeline's search (shogi-reach) or its unmove generator (shogi-retro).
+pub fn closure<G: Game>(pos: &Position<G>, rules: Rules, cap: usize) -> Closure {
+    let mut seen: std::collections::HashSet<Position<G>> = std::collections::HashSet::new();
+    seen.insert(pos.clone());
+    let mut frontier = vec![pos.clone()];
+    let mut depth = 0;
+    if kk(pos) {
+        return Closure {
+            positions: 1,
+            depth: 0,
+            found_kk: true,
+            complete: false,
+        };
+    }
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for p in &frontier {
+            for (q, _) in brute_predecessors(p, rules) {
+                if seen.contains(&q) {
+                    continue;
+                }
+                let is_kk = kk(&q);
+                seen.insert(q.clone());
+                if is_kk {
+                    return Closure {
+                        positions: seen.len(),
+                        depth: depth + 1,
+                        found_kk: true,
+                        complete: false,
+                    };
+                }
+                if seen.len() > cap {
+                    return Closure {
+                        positions: seen.len(),
+                        depth: depth + 1,
+                        found_kk: false,
+                        complete: false,
+                    };
+                }
+                next.push(q);
+            }
+        }
+        if !next.is_empty() {
+            depth += 1;
+        }
+        frontier = next;
+    }
+    Closure {
+        positions: seen.len(),
+        depth,
+        found_kk: false,
+        complete: true,
+    }
+}

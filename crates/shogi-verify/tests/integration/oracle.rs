@@ -10,7 +10,8 @@ use shogi_rank::{full_placement_table, PlacementSampler};
 use shogi_reach::{is_kk, SearchConfig, Searcher};
 use shogi_retro::{predecessors, Unmove};
 use shogi_verify::oracle::{
-    brute_has_predecessor, brute_predecessors, brute_predecessors_unpruned, oracle_phase1, Phase1,
+    brute_has_predecessor, brute_predecessors, brute_predecessors_unpruned, closure, oracle_phase1,
+    Phase1,
 };
 use shogi_verify::rng::test_rng;
 use shogi_verify::sweep::random_start;
@@ -251,4 +252,60 @@ fn against_unmoves_on_samples<G: Game>(n: u64) {
 fn oracle_finds_the_unmoves_on_samples() {
     against_unmoves_on_samples::<MiniShogi>(5_000);
     against_unmoves_on_samples::<Shogi>(1_000);
+}
+
+fn mini(sfen: &str) -> Position<MiniShogi> {
+    shogi_core::Setup::<MiniShogi>::from_sfen(sfen)
+        .unwrap()
+        .into_position(shogi_core::Relax::CANDIDATE)
+        .unwrap()
+}
+
+/// The closure against the pipeline's search on positions of every kind: one move from a
+/// KK position (found at depth 1), without any predecessor (itself alone), and an
+/// unreachable sample with predecessors (a finite closure, no KK position), each agreeing
+/// with shogi-reach's verdict.
+#[test]
+fn the_oracle_closure_agrees_with_the_search() {
+    let rules = Rules::default();
+    let after_drop = mini("k4/5/5/1p3/4K b RBGSPrbgs 1");
+    let c = closure(&after_drop, rules, 1000);
+    assert!(
+        c.found_kk && c.depth == 1 && !c.proves_unreachable(),
+        "{c:?}"
+    );
+
+    let mut searcher = Searcher::<MiniShogi>::new(SearchConfig::default());
+    // Sample 29350 of `shogi-count sample --game mini --seed 1 --phase2-rate 1 --method fast`:
+    // unreachable after 6 expanded nodes.
+    let dead_end = mini("1s2g/g1r+b1/r3b/+p1p+sk/1K3 b - 1");
+    let c = closure(&dead_end, rules, 100_000);
+    assert!(c.proves_unreachable() && c.positions > 1, "{c:?}");
+    assert_eq!(
+        searcher.search(&dead_end).verdict,
+        shogi_reach::Verdict::Unreachable
+    );
+    // A cap below its size leaves it undecided, never proved.
+    let capped = closure(&dead_end, rules, 1);
+    assert!(
+        !capped.complete && !capped.proves_unreachable(),
+        "{capped:?}"
+    );
+
+    // Samples of S with no predecessor at all: a closure of one.
+    let table = full_placement_table::<MiniShogi>();
+    let sampler = PlacementSampler::new(table, 3);
+    let mut found = 0;
+    for i in 0..20_000 {
+        let p = sampler.sample(i);
+        if !shogi_rank::filters::check_ok(&p) || is_kk(&p) {
+            continue;
+        }
+        if !brute_has_predecessor(&p, rules) {
+            let c = closure(&p, rules, 10);
+            assert!(c.proves_unreachable() && c.positions == 1 && c.depth == 0);
+            found += 1;
+        }
+    }
+    assert!(found > 100, "{found}");
 }
