@@ -18,6 +18,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// `eprintln!` that never panics: a closed standard error (a pipe whose reader is gone) must
+/// not end a run that has counters to checkpoint.
+macro_rules! note {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+pub(crate) use note;
+
 /// The estimate commands.
 #[derive(Subcommand)]
 pub enum EstimateCommand {
@@ -112,8 +122,10 @@ pub struct EstimateArgs {
     #[arg(long, allow_negative_numbers = true, value_parser = crate::options::parse_threads)]
     threads: Option<usize>,
     /// Keep the state in this JSON file: checkpointed atomically while running, on
-    /// SIGINT or SIGTERM, and at the end with the final counters. An existing file is not
-    /// overwritten without --resume.
+    /// SIGINT, SIGTERM or SIGHUP, and at the end with the final counters. An existing file
+    /// is not overwritten without --resume. The run holds the file for its life (a lock on
+    /// FILE.lock beside it): a second run on it is refused. A symbolic link is followed and
+    /// stays a link.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Continue the run saved in --out (after Ctrl-C, a kill or a preemption), with the
@@ -280,7 +292,7 @@ fn merge_command(
     }
     let m = merge(&states, partial).map_err(|e| e.to_string())?;
     if !m.is_complete() {
-        eprintln!(
+        note!(
             "shogi-count: partial merge: {} missing; the report covers the {} file{} present",
             missing_text(&m.missing, m.config.shard.count, m.config.samples),
             m.shards.len(),
@@ -289,7 +301,7 @@ fn merge_command(
     }
     let threads = m.threads.iter().copied().max().unwrap_or(0);
     if m.threads.iter().any(|&t| t != threads) {
-        eprintln!(
+        note!(
             "shogi-count: the shards ran on {} threads; the report names the most",
             m.threads
                 .iter()
@@ -344,6 +356,19 @@ fn new_config(a: &EstimateArgs) -> RunConfig {
     config.pawn_drop = a.pawn_drop.unwrap_or_default();
     config.target = given_target(a);
     config
+}
+
+/// A new run of the settings given, refused when its shard holds no sample (a report of
+/// nothing would look like a result).
+fn fresh(a: &EstimateArgs) -> Result<RunState, String> {
+    let config = new_config(a);
+    if config.range().is_empty() {
+        return Err(format!(
+            "shard {} of {} samples holds no sample: split the run into at most {} shards",
+            config.shard, config.samples, config.samples
+        ));
+    }
+    Ok(RunState::new(config))
 }
 
 /// The precision target given on the command line, if any.
@@ -452,12 +477,12 @@ fn shell_word(path: &Path) -> String {
     }
 }
 
-/// SIGINT and SIGTERM set `cancel` (the run stops at the next chunk and checkpoints) and
-/// record which signal came in `caught`; a second one while the first is being handled
-/// terminates at once, as if no handler were installed.
+/// SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session) set `cancel` (the run stops
+/// at the next chunk and checkpoints) and record which signal came in `caught`; a second one
+/// while the first is being handled terminates at once, as if no handler were installed.
 fn catch_signals(cancel: &Arc<AtomicBool>, caught: &Arc<AtomicUsize>) -> Result<(), String> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    for sig in [SIGINT, SIGTERM] {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    for sig in [SIGINT, SIGTERM, SIGHUP] {
         let failed = |e: std::io::Error| format!("cannot install the signal handlers: {e}");
         // Handlers run in the order registered: this one sees the flag before the others
         // set it, so it acts only on a second signal.
@@ -468,11 +493,20 @@ fn catch_signals(cancel: &Arc<AtomicBool>, caught: &Arc<AtomicUsize>) -> Result<
     Ok(())
 }
 
-fn estimate(a: EstimateArgs) -> Result<(), String> {
+fn estimate(mut a: EstimateArgs) -> Result<(), String> {
     if let Err(e) = new_config(&a).check_estimator() {
         clap::Error::raw(ErrorKind::ArgumentConflict, format!("{e}\n")).exit();
     }
     let threads = thread_count(a.threads)?;
+    // The file itself, not a link to it: a checkpoint replaces what it is written to.
+    if let Some(out) = &a.out {
+        a.out = Some(crate::out_file::resolve(out)?);
+    }
+    // One run a file, for the run's life (released when this process ends, however).
+    let _claim = match &a.out {
+        Some(path) => Some(crate::out_file::claim(path)?),
+        None => None,
+    };
     let existing = match &a.out {
         // Not `Path::exists`: a file that is there but unreadable must be reported, not
         // taken for a missing one and overwritten.
@@ -525,7 +559,7 @@ fn estimate(a: EstimateArgs) -> Result<(), String> {
                 "no checkpoint at {} yet: starting the run",
                 path.display()
             ));
-            RunState::new(new_config(&a))
+            fresh(&a)?
         }
         Some(path) if existing => {
             return Err(format!(
@@ -533,7 +567,7 @@ fn estimate(a: EstimateArgs) -> Result<(), String> {
                 path.display()
             ))
         }
-        _ => RunState::new(new_config(&a)),
+        _ => fresh(&a)?,
     };
     let space = shogi_estimate::space_size(&state.config).map_err(|e| e.to_string())?;
     if let Some(path) = &a.out {
@@ -542,7 +576,7 @@ fn estimate(a: EstimateArgs) -> Result<(), String> {
         check_writable(path).map_err(|e| e.to_string())?;
     }
     if let Some(note) = note {
-        eprintln!("shogi-count: {note}");
+        note!("shogi-count: {note}");
     }
     if !state.complete {
         resume_check(&state, threads, a.quiet)?;
@@ -570,7 +604,7 @@ fn estimate(a: EstimateArgs) -> Result<(), String> {
         }
         Ok(RunEnd::TargetReached) => {
             if !a.quiet {
-                eprintln!(
+                note!(
                     "shogi-count: precision target ({}) reached after {} samples",
                     target.map_or_else(String::new, |t| t.to_string()),
                     state.next
@@ -605,7 +639,7 @@ fn resume_check(state: &RunState, threads: usize, quiet: bool) -> Result<(), Str
     }
     let seed = crate::run_files::clock_seed();
     if !quiet {
-        eprintln!(
+        note!(
             "shogi-count: this binary, {}, is not the one that counted the last segment, {}: \
              recounting a slice of that segment first (seed {seed})",
             this.short(),
@@ -617,13 +651,13 @@ fn resume_check(state: &RunState, threads: usize, quiet: bool) -> Result<(), Str
     let mut progress = |done: u64, total: u64| {
         if !quiet && shown.elapsed() >= Duration::from_secs(10) {
             shown = Instant::now();
-            eprintln!("shogi-count: recounted {done} of {total} samples");
+            note!("shogi-count: recounted {done} of {total} samples");
         }
     };
     let check = shogi_estimate::check_resume(state, threads, seed, &mut progress)
         .map_err(|e| e.to_string())?;
     if let (Some(c), false) = (check, quiet) {
-        eprintln!(
+        note!(
             "shogi-count: {} samples of the last segment recounted in {:.1} s ({} {}), all equal: continuing",
             c.samples,
             started.elapsed().as_secs_f64(),
@@ -642,21 +676,22 @@ fn resume_check(state: &RunState, threads: usize, quiet: bool) -> Result<(), Str
 /// signal number). It exits here rather than returning an error because `main` maps every
 /// error to exit code 1, and batch systems and shells tell an interruption by 130 or 143.
 fn interrupted(state: &RunState, signal: usize, out: Option<&Path>) -> ! {
-    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let (name, code) = match signal as i32 {
         SIGINT => ("SIGINT", 130),
         SIGTERM => ("SIGTERM", 143),
+        SIGHUP => ("SIGHUP", 129),
         _ => ("a signal", 1),
     };
     let (done, total) = state.progress();
     match out {
-        Some(path) => eprintln!(
+        Some(path) => note!(
             "shogi-count: interrupted by {name} at {done} of {total} samples; checkpoint \
              written to {}; continue with: shogi-count estimate --out {} --resume",
             path.display(),
             shell_word(path)
         ),
-        None => eprintln!(
+        None => note!(
             "shogi-count: interrupted by {name} at {done} of {total} samples; nothing was \
              saved (no --out): run with --out FILE to be able to resume"
         ),
@@ -754,7 +789,7 @@ impl Progress {
             } else {
                 format!("{done}/{end} samples (projected for the target; at most {total})")
             };
-            eprintln!("{of}, {rate:.0}/s, ETA {eta:.0} s, {msg}");
+            note!("{of}, {rate:.0}/s, ETA {eta:.0} s, {msg}");
         }
     }
 

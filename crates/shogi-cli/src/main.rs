@@ -13,6 +13,7 @@ mod kif;
 mod mate_cmds;
 mod memory;
 mod options;
+mod out_file;
 mod output;
 mod quote;
 mod rank_cmds;
@@ -29,7 +30,7 @@ Exit codes, the same for every command:
   0    success
   1    an error: a bad position or file, an invalid input line, a failed write
   2    a usage error: an unknown option or an invalid option value
-  130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM (estimate checkpoints first)
+  130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (estimate checkpoints first)
   141  standard output was closed early (`| head`): the output stops there, silently";
 
 #[derive(Parser)]

@@ -42,7 +42,7 @@ pub use report::{
     table2_rows, StageRow,
 };
 pub use run::{merge, missing_text, run, thread_count, Merged, RunEnd, RunOptions};
-pub use segment::{blocks, Binary, Segment, BLOCK, FINGERPRINT};
+pub use segment::{blocks, now_utc, Binary, Segment, BLOCK, FINGERPRINT};
 pub use state::{
     check_writable, checksum_of, checksum_with, upgrade, RunState, SampleRange, SegmentFacts,
     FORMAT, FORMAT_2,

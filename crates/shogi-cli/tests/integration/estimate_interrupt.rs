@@ -303,3 +303,67 @@ fn sigterm_then_the_printed_resume_stops_where_the_uninterrupted_run_stops() {
     }
     panic!("every run met its target before it could be interrupted");
 }
+
+/// D3 and SIGHUP: while a run holds its `--out` file, a second run on the same file is
+/// refused, naming the holder; a SIGHUP (a closed terminal) checkpoints like SIGTERM and
+/// exits 129; the resume alone then finishes the run.
+#[test]
+fn a_file_in_use_is_refused_and_sighup_checkpoints() {
+    for samples in [50_000_000u64, 500_000_000, 5_000_000_000] {
+        let d = dir(&format!("claim-{samples}"));
+        let f = d.join("run.json");
+        let file = f.to_str().unwrap();
+        let n = samples.to_string();
+        let mut child = spawn(&[
+            "estimate",
+            "--out",
+            file,
+            "--checkpoint-every",
+            "0",
+            "--game",
+            "mini",
+            "--samples",
+            &n,
+            "--seed",
+            "13",
+        ]);
+        let start = Instant::now();
+        while state(&f).is_none() && child.try_wait().unwrap().is_none() {
+            assert!(start.elapsed() < GUARD, "no checkpoint");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let (ok, _, err) = run(&["estimate", "--out", file, "--resume"]);
+        if child.try_wait().unwrap().is_some() {
+            // Finished before the second run could be tried: again with a longer run.
+            let _ = child.wait_with_output();
+            continue;
+        }
+        assert!(!ok, "a second run on a file in use must be refused");
+        assert!(
+            err.contains(&format!("in use by another run (process {}", child.id())),
+            "{err}"
+        );
+        let Some(out) = interrupt(child, &f, 0, "HUP") else {
+            continue;
+        };
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(129), "{err}");
+        assert!(err.contains("interrupted by SIGHUP"), "{err}");
+        assert_eq!(state(&f).unwrap()["complete"], false);
+        // The claim went with the process: the resume goes on (stopped again at once).
+        let child = spawn(&[
+            "estimate",
+            "--out",
+            file,
+            "--resume",
+            "--checkpoint-every",
+            "0",
+        ]);
+        let next = state(&f).unwrap()["next"].as_u64().unwrap();
+        let out = interrupt(child, &f, next, "INT").expect("a long run is still running");
+        assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+        let _ = std::fs::remove_dir_all(&d);
+        return;
+    }
+    panic!("every run finished before it could be interrupted");
+}

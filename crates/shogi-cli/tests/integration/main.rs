@@ -7,6 +7,7 @@
 
 mod common;
 mod estimate_cmds;
+mod estimate_files;
 mod estimate_hostile;
 mod estimate_interrupt;
 mod exit_codes;

@@ -1,0 +1,104 @@
+//! The files of `estimate`: a symbolic link stays a link, a shard with no sample is refused,
+//! a closed standard error does not end a run (issue D1, D6, D7 of the newcomer's trial).
+
+use crate::common::run;
+use core::ops::ControlFlow;
+use shogi_core::GameKind;
+use shogi_estimate::{Method, RunConfig, RunOptions, RunState};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("shogi-count-files-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A Mini Shogi run of 100,000 samples stopped at about 40,000, saved to `path`.
+fn unfinished(path: &Path) {
+    let mut c = RunConfig::new(GameKind::Mini, 100_000).with_method(Method::Conditional);
+    c.seed = 4;
+    let mut state = RunState::new(c);
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut o = RunOptions::new(1);
+    o.batch = 8192;
+    o.cancel = Some(Arc::clone(&cancel));
+    shogi_estimate::run(&mut state, &o, |s| {
+        if s.next >= 40_000 {
+            cancel.store(true, Ordering::SeqCst);
+        }
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    state.save(path).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_resume_through_a_symlink_keeps_the_link() {
+    let d = dir("link");
+    let real = d.join("real.json");
+    unfinished(&real);
+    let link = d.join("link.json");
+    std::os::unix::fs::symlink("real.json", &link).unwrap();
+    let (ok, _, err) = run(&[
+        "estimate",
+        "--out",
+        link.to_str().unwrap(),
+        "--resume",
+        "-q",
+    ]);
+    assert!(ok, "{err}");
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(RunState::load(&real).unwrap().complete);
+}
+
+#[test]
+fn a_shard_without_samples_is_refused() {
+    let (ok, out, err) = run(&[
+        "estimate",
+        "--game",
+        "mini",
+        "--shard",
+        "5/1000000",
+        "--samples",
+        "1000",
+        "--json",
+    ]);
+    assert!(!ok, "{out}");
+    assert!(err.contains("holds no sample"), "{err}");
+    assert!(out.is_empty());
+}
+
+/// Standard error a pipe whose reader has gone: the notes of a resumed run (printed at once)
+/// must not end it; it runs to the end and saves its result.
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_error_does_not_end_a_run() {
+    let d = dir("stderr");
+    let f = d.join("run.json");
+    unfinished(&f);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shogi-count"))
+        .args([
+            "estimate",
+            "--out",
+            f.to_str().unwrap(),
+            "--resume",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(RunState::load(&f).unwrap().complete);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"samples\":100000"));
+}
