@@ -96,3 +96,32 @@ pub fn sealed(content: &serde_json::Value) -> serde_json::Value {
         "content": c,
     })
 }
+
+/// A Mini Shogi run of the conditional method (`samples` samples of seed `seed`) stopped at
+/// its first batch past `stop`, as a kill would leave it, saved to `path`.
+pub fn unfinished_run(
+    path: &std::path::Path,
+    samples: u64,
+    stop: u64,
+    seed: u64,
+) -> shogi_estimate::RunState {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let mut c = shogi_estimate::RunConfig::new(shogi_core::GameKind::Mini, samples)
+        .with_method(shogi_estimate::Method::Conditional);
+    c.seed = seed;
+    let mut state = shogi_estimate::RunState::new(c);
+    let cancel = std::sync::Arc::new(AtomicBool::new(false));
+    let mut o = shogi_estimate::RunOptions::new(2);
+    o.batch = 8192;
+    o.cancel = Some(std::sync::Arc::clone(&cancel));
+    shogi_estimate::run(&mut state, &o, |s| {
+        if s.next >= stop {
+            cancel.store(true, Ordering::SeqCst);
+        }
+        core::ops::ControlFlow::Continue(())
+    })
+    .expect("the run goes");
+    assert!(!state.complete);
+    state.save(path).expect("the state saves");
+    state
+}

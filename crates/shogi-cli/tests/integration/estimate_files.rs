@@ -2,13 +2,9 @@
 //! a closed standard error does not end a run (issue D1, D6, D7 of the newcomer's trial).
 
 use crate::common::run;
-use core::ops::ControlFlow;
-use shogi_core::GameKind;
-use shogi_estimate::{Method, RunConfig, RunOptions, RunState};
+use shogi_estimate::RunState;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("shogi-count-files-{}-{name}", std::process::id()));
@@ -17,23 +13,8 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-/// A Mini Shogi run of 100,000 samples stopped at about 40,000, saved to `path`.
 fn unfinished(path: &Path) {
-    let mut c = RunConfig::new(GameKind::Mini, 100_000).with_method(Method::Conditional);
-    c.seed = 4;
-    let mut state = RunState::new(c);
-    let cancel = Arc::new(AtomicBool::new(false));
-    let mut o = RunOptions::new(1);
-    o.batch = 8192;
-    o.cancel = Some(Arc::clone(&cancel));
-    shogi_estimate::run(&mut state, &o, |s| {
-        if s.next >= 40_000 {
-            cancel.store(true, Ordering::SeqCst);
-        }
-        ControlFlow::Continue(())
-    })
-    .unwrap();
-    state.save(path).unwrap();
+    crate::common::unfinished_run(path, 100_000, 40_000, 4);
 }
 
 #[cfg(unix)]

@@ -2,13 +2,9 @@
 //! (docs/METHOD.md §10.5), through the binary.
 
 use crate::common::{run, sealed, state_content};
-use core::ops::ControlFlow;
 use serde_json::Value;
-use shogi_core::GameKind;
-use shogi_estimate::{Method, RunConfig, RunOptions, RunState};
+use shogi_estimate::RunState;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!(
@@ -22,23 +18,7 @@ fn dir(name: &str) -> PathBuf {
 
 /// A Mini Shogi run of 200,000 samples stopped after about half, saved to `path`.
 fn half_done(path: &Path) -> RunState {
-    let mut c = RunConfig::new(GameKind::Mini, 200_000).with_method(Method::Conditional);
-    c.seed = 21;
-    let mut state = RunState::new(c);
-    let cancel = Arc::new(AtomicBool::new(false));
-    let mut o = RunOptions::new(2);
-    o.batch = 16_384;
-    o.cancel = Some(Arc::clone(&cancel));
-    shogi_estimate::run(&mut state, &o, |s| {
-        if s.next >= 100_000 {
-            cancel.store(true, Ordering::SeqCst);
-        }
-        ControlFlow::Continue(())
-    })
-    .unwrap();
-    assert!(!state.complete);
-    state.save(path).unwrap();
-    state
+    crate::common::unfinished_run(path, 200_000, 100_000, 21)
 }
 
 /// Rewrites the state file at `path` with `edit` applied to its content, sealed again as a
