@@ -760,12 +760,21 @@ impl Progress {
         let (done, total) = s.progress();
         let e = Estimate::new(&s.counters, space);
         let half = e.relative_half_width();
-        let mut msg = format!(
-            "estimate {} ± {} (3σ, {:.4}%)",
-            shogi_estimate::sci(e.positions, 4),
-            shogi_estimate::sci(3.0 * e.sigma * e.space, 2),
-            100.0 * half
-        );
+        // Stated as reports state it (docs/METHOD.md §8.6): the value to the place of the
+        // half-width's second digit, so that no digit it shows is one the interval leaves
+        // open without its uncertainty beside it.
+        let stated = e
+            .positions_interval
+            .and_then(|i| shogi_estimate::state(e.positions, i.lo, i.hi));
+        let mut msg = match stated {
+            Some(st) => format!(
+                "estimate {} ± {} (3σ, {:.4}%)",
+                st.value,
+                st.half_width,
+                100.0 * half
+            ),
+            None => "no estimate yet".to_string(),
+        };
         let mut end = total;
         if let Some(t) = self.target {
             let goal = t.goal(&e);

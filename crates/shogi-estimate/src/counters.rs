@@ -3,6 +3,7 @@
 
 use crate::conditional::KingWeight;
 use crate::error::CountersError;
+use crate::stream::{mix, word, SALT_DIGEST};
 use serde::{Deserialize, Serialize};
 
 /// One reachable sample for the paper's Figure 18.
@@ -61,6 +62,52 @@ pub enum SampleOutcome {
         /// Nodes generated.
         generated: u64,
     },
+}
+
+/// The digest of one sample: a hash of its index and of everything the run counted of it
+/// (the verdict, the conditional weight, and for a searched sample its plies or depth, its
+/// symmetry and its node counts). A block's digest is the wrapping sum of its samples'
+/// (docs/METHOD.md §10.5): a sum, so threads and batches add up to the same value, and any
+/// change to any sample's outcome changes it but with probability about 2^-64.
+#[inline]
+pub(crate) fn sample_digest(
+    index: u64,
+    outcome: &SampleOutcome,
+    weight: Option<KingWeight>,
+) -> u64 {
+    use SampleOutcome::*;
+    let (tag, length, symmetric, nodes) = match *outcome {
+        Mirror => (1u64, 0u64, false, None),
+        Placement => (2, 0, false, None),
+        Check => (3, 0, false, None),
+        NoSafeSquare => (4, 0, false, None),
+        NoPredecessor => (5, 0, false, None),
+        NotSearched => (6, 0, false, None),
+        Reachable {
+            plies,
+            expanded,
+            generated,
+            symmetric,
+        } => (7, u64::from(plies), symmetric, Some((expanded, generated))),
+        Unreachable {
+            depth,
+            expanded,
+            generated,
+        } => (8, u64::from(depth), false, Some((expanded, generated))),
+        Unknown {
+            expanded,
+            generated,
+        } => (9, 0, false, Some((expanded, generated))),
+    };
+    let (g, k) = weight.map_or((0, 0), |w| (u64::from(w.squares), u64::from(w.safe)));
+    // 4 + 8 + 8 + 1 bits, then the length: a u32 fits above bit 24.
+    let packed = tag | g << 4 | k << 12 | u64::from(symmetric) << 20 | length << 24;
+    let mut h = mix(word(0, SALT_DIGEST, index) ^ packed);
+    if let Some((expanded, generated)) = nodes {
+        h = mix(h ^ expanded);
+        h = mix(h ^ generated);
+    }
+    h
 }
 
 /// The phase-1 counters of two-phase sampling (docs/METHOD.md §10.1).
@@ -836,6 +883,68 @@ impl Counters {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digests_tell_every_field_apart() {
+        let w = Some(KingWeight {
+            squares: 40,
+            safe: 12,
+        });
+        let base = SampleOutcome::Reachable {
+            plies: 30,
+            expanded: 100,
+            generated: 900,
+            symmetric: false,
+        };
+        let variants = [
+            base,
+            SampleOutcome::Reachable {
+                plies: 31,
+                expanded: 100,
+                generated: 900,
+                symmetric: false,
+            },
+            SampleOutcome::Reachable {
+                plies: 30,
+                expanded: 101,
+                generated: 900,
+                symmetric: false,
+            },
+            SampleOutcome::Reachable {
+                plies: 30,
+                expanded: 100,
+                generated: 901,
+                symmetric: false,
+            },
+            SampleOutcome::Reachable {
+                plies: 30,
+                expanded: 100,
+                generated: 900,
+                symmetric: true,
+            },
+            SampleOutcome::Unreachable {
+                depth: 30,
+                expanded: 100,
+                generated: 900,
+            },
+            SampleOutcome::NotSearched,
+            SampleOutcome::NoPredecessor,
+        ];
+        let mut seen = std::collections::HashSet::new();
+        for v in variants {
+            assert!(seen.insert(sample_digest(5, &v, w)), "{v:?}");
+        }
+        assert!(seen.insert(sample_digest(6, &base, w)));
+        assert!(seen.insert(sample_digest(
+            5,
+            &base,
+            Some(KingWeight {
+                squares: 40,
+                safe: 13
+            })
+        )));
+        assert!(seen.insert(sample_digest(5, &base, None)));
+    }
 
     fn reachable(expanded: u64) -> SampleOutcome {
         SampleOutcome::Reachable {

@@ -2,12 +2,11 @@
 //! checkpoints; merging the results of shards.
 
 use crate::config::{Estimator, RunConfig, Space};
-use crate::counters::Counters;
+use crate::counters::{sample_digest, Counters};
 use crate::error::{CountersError, EstimateError};
 use crate::pipeline::{evaluate, evaluate_conditional_outcome, Phase2, SampleSource};
 use crate::segment::{now_utc, Segment, BLOCK};
 use crate::state::RunState;
-use crate::stream::sample_digest;
 use crate::target::TARGET_STEP;
 use core::ops::ControlFlow;
 use rayon::prelude::*;

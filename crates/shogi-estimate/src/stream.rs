@@ -8,9 +8,6 @@
 //! bijection of `u64` whose outputs pass the usual tests of independence, and it costs a few
 //! multiplications, which matters at 10^11 samples.
 
-use crate::conditional::KingWeight;
-use crate::counters::SampleOutcome;
-
 /// SplitMix64's finaliser: a bijection of `u64` whose outputs look independent.
 #[inline]
 pub(crate) fn mix(mut z: u64) -> u64 {
@@ -22,7 +19,7 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 
 /// The first word of the stream `(seed, salt)` at `index`.
 #[inline]
-fn word(seed: u64, salt: u64, index: u64) -> u64 {
+pub(crate) fn word(seed: u64, salt: u64, index: u64) -> u64 {
     mix(mix(seed ^ salt) ^ index)
 }
 
@@ -34,7 +31,7 @@ pub(crate) const SALT_SQUARE: u64 = 0x6b69_6e67_2d73_7100;
 /// The salt of the conditional estimator's acceptance for phase 2 ("king-ac").
 pub(crate) const SALT_ACCEPT: u64 = 0x6b69_6e67_2d61_6300;
 /// The salt of a sample's digest ("digest").
-const SALT_DIGEST: u64 = 0x6469_6765_7374_0000;
+pub(crate) const SALT_DIGEST: u64 = 0x6469_6765_7374_0000;
 
 /// Whether two-phase sampling searches sample `index` of `seed` when it passes phase 1
 /// (docs/METHOD.md §10.1): a hash of `(seed, index)` below `rate · 2^64`. It depends on
@@ -66,52 +63,6 @@ pub(crate) fn uniform_index(seed: u64, index: u64, salt: u64, bound: u64) -> u64
         }
         h = mix(h);
     }
-}
-
-/// The digest of one sample: a hash of its index and of everything the run counted of it
-/// (the verdict, the conditional weight, and for a searched sample its plies or depth, its
-/// symmetry and its node counts). A block's digest is the wrapping sum of its samples'
-/// (docs/METHOD.md §10.5): a sum, so threads and batches add up to the same value, and any
-/// change to any sample's outcome changes it but with probability about 2^-64.
-#[inline]
-pub(crate) fn sample_digest(
-    index: u64,
-    outcome: &SampleOutcome,
-    weight: Option<KingWeight>,
-) -> u64 {
-    use SampleOutcome::*;
-    let (tag, length, symmetric, nodes) = match *outcome {
-        Mirror => (1u64, 0u64, false, None),
-        Placement => (2, 0, false, None),
-        Check => (3, 0, false, None),
-        NoSafeSquare => (4, 0, false, None),
-        NoPredecessor => (5, 0, false, None),
-        NotSearched => (6, 0, false, None),
-        Reachable {
-            plies,
-            expanded,
-            generated,
-            symmetric,
-        } => (7, u64::from(plies), symmetric, Some((expanded, generated))),
-        Unreachable {
-            depth,
-            expanded,
-            generated,
-        } => (8, u64::from(depth), false, Some((expanded, generated))),
-        Unknown {
-            expanded,
-            generated,
-        } => (9, 0, false, Some((expanded, generated))),
-    };
-    let (g, k) = weight.map_or((0, 0), |w| (u64::from(w.squares), u64::from(w.safe)));
-    // 4 + 8 + 8 + 1 bits, then the length: a u32 fits above bit 24.
-    let packed = tag | g << 4 | k << 12 | u64::from(symmetric) << 20 | length << 24;
-    let mut h = mix(word(0, SALT_DIGEST, index) ^ packed);
-    if let Some((expanded, generated)) = nodes {
-        h = mix(h ^ expanded);
-        h = mix(h ^ generated);
-    }
-    h
 }
 
 #[cfg(test)]
@@ -150,67 +101,5 @@ mod tests {
         assert_eq!(picked.len(), 30);
         assert_eq!(&picked[..5], &[11, 1_458, 1_915, 2_127, 3_902]);
         assert!((0..100).all(|i| phase2_selected(7, i, 1.0)));
-    }
-
-    #[test]
-    fn digests_tell_every_field_apart() {
-        let w = Some(KingWeight {
-            squares: 40,
-            safe: 12,
-        });
-        let base = SampleOutcome::Reachable {
-            plies: 30,
-            expanded: 100,
-            generated: 900,
-            symmetric: false,
-        };
-        let variants = [
-            base,
-            SampleOutcome::Reachable {
-                plies: 31,
-                expanded: 100,
-                generated: 900,
-                symmetric: false,
-            },
-            SampleOutcome::Reachable {
-                plies: 30,
-                expanded: 101,
-                generated: 900,
-                symmetric: false,
-            },
-            SampleOutcome::Reachable {
-                plies: 30,
-                expanded: 100,
-                generated: 901,
-                symmetric: false,
-            },
-            SampleOutcome::Reachable {
-                plies: 30,
-                expanded: 100,
-                generated: 900,
-                symmetric: true,
-            },
-            SampleOutcome::Unreachable {
-                depth: 30,
-                expanded: 100,
-                generated: 900,
-            },
-            SampleOutcome::NotSearched,
-            SampleOutcome::NoPredecessor,
-        ];
-        let mut seen = std::collections::HashSet::new();
-        for v in variants {
-            assert!(seen.insert(sample_digest(5, &v, w)), "{v:?}");
-        }
-        assert!(seen.insert(sample_digest(6, &base, w)));
-        assert!(seen.insert(sample_digest(
-            5,
-            &base,
-            Some(KingWeight {
-                squares: 40,
-                safe: 13
-            })
-        )));
-        assert!(seen.insert(sample_digest(5, &base, None)));
     }
 }

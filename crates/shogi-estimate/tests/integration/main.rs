@@ -6,6 +6,7 @@
 //! it takes").
 
 mod conditional;
+mod docs_digits;
 mod four_digits;
 mod runs;
 mod segments;
