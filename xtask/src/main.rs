@@ -8,6 +8,8 @@ mod cost;
 mod docs_check;
 mod fuzz;
 mod mate_bench;
+#[cfg(test)]
+mod msrv;
 mod perft;
 mod reach_exhaustive;
 mod reproduce;
