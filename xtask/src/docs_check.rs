@@ -21,7 +21,7 @@
 //! scratch folder that holds links to the repository's `testdata/` and `examples/` (so
 //! that a page may write files, and read the committed ones by their usual paths), with
 //! the binary under test first on `PATH` as `shogi-count`; `cargo run --release --bin
-//! shogi-count --` is read as `shogi-count`, so the Quick start's commands run as they are.
+//! shogi-count --` is read as `shogi-count`, so the README's main command runs as it is written.
 //! Standard error is not compared (a command shows it with `2>&1`).
 
 use clap::Args;
@@ -190,7 +190,7 @@ pub fn check_page(
     Ok((found.len(), failures))
 }
 
-/// The command as the shell runs it: the Quick start's `cargo run` form read as the binary.
+/// The command as the shell runs it: the README's `cargo run` form read as the binary.
 fn as_run(command: &str) -> String {
     command.replace("cargo run --release --bin shogi-count --", "shogi-count")
 }

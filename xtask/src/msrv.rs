@@ -10,7 +10,7 @@
 //! A unit test of xtask's binary, not an integration test under `xtask/tests/`: a package
 //! with integration tests has its binary built besides its test harness, and xtask's binary
 //! was the single longest compilation of the first `cargo test` (174 s of 939 on a busy
-//! 2-core machine: README.md, "How long it takes").
+//! 2-core machine: docs/BENCHMARKS.md, "The first `cargo test`").
 
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
