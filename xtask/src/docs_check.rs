@@ -402,6 +402,20 @@ $ seq 1 100
         assert!(!output_matches(&shown(&["...", "z"]), &["z", "y"]));
     }
 
+    /// README.md is a front page (issue 35): its first command within its first 40 lines,
+    /// and about 200 lines in all; the reference belongs in docs/guide/.
+    #[test]
+    fn the_readme_stays_a_front_page() {
+        let readme = std::fs::read_to_string(crate::workspace_root().join("README.md")).unwrap();
+        let first = examples(&readme).unwrap()[0].line;
+        assert!(first <= 40, "README.md's first command is on line {first}");
+        let lines = readme.lines().count();
+        assert!(
+            lines <= 200,
+            "README.md has {lines} lines: move reference to docs/guide/"
+        );
+    }
+
     #[test]
     fn the_quick_start_runs_the_binary() {
         assert_eq!(
