@@ -8,7 +8,11 @@ have the fields of `shogi-count <command> --json`. Bad input raises `ValueError`
 """
 
 import os
-from typing import Any, Callable, Literal, Optional, SupportsIndex, final
+from typing import Any, Callable, Literal, Optional, SupportsIndex, Union, final
+
+# A count, read as the command line reads one: an int, a whole float (`1e6`) or text such as
+# "1e6", "2.5e6" or "5_000_000".
+_Count = Union[SupportsIndex, float, str]
 
 __all__ = [
     "__version__",
@@ -92,8 +96,8 @@ def unrank(rank: SupportsIndex, game: _Game = "shogi") -> str:
 
 def classify(
     sfen: str,
-    max_expanded: Optional[SupportsIndex] = None,
-    max_nodes: Optional[SupportsIndex] = None,
+    max_expanded: Optional[_Count] = None,
+    max_nodes: Optional[_Count] = None,
 ) -> dict[str, Any]:
     """The stage verdict of a position (docs/METHOD.md §5 filters, then the §7 search), as
     `shogi-count classify --json` prints it: `sfen`, `game`, `verdict`
@@ -107,8 +111,8 @@ def classify(
 def reach(
     sfen: str,
     from_start: bool = False,
-    max_expanded: Optional[SupportsIndex] = None,
-    max_nodes: Optional[SupportsIndex] = None,
+    max_expanded: Optional[_Count] = None,
+    max_nodes: Optional[_Count] = None,
 ) -> dict[str, Any]:
     """A replayed certificate that a position is reachable: `{"start": sfen, "moves":
     [usi, ...]}` from the KK position the backward search reached, or with
@@ -120,13 +124,13 @@ def reach(
 def estimate(
     game: _Game = "shogi",
     *,
-    samples: SupportsIndex,
+    samples: _Count,
     method: Literal["conditional", "fast", "paper"] = "conditional",
     seed: Optional[SupportsIndex] = None,
     threads: Optional[SupportsIndex] = None,
     progress: Optional[Callable[[int, int], object]] = None,
-    max_expanded: Optional[SupportsIndex] = None,
-    max_nodes: Optional[SupportsIndex] = None,
+    max_expanded: Optional[_Count] = None,
+    max_nodes: Optional[_Count] = None,
     space: Optional[Literal["candidate", "placement-legal"]] = None,
     phase2_rate: Optional[float | Literal["none"]] = None,
     target_digits: Optional[SupportsIndex] = None,
@@ -154,13 +158,13 @@ def estimate(
 def sample(
     game: _Game = "shogi",
     *,
-    samples: SupportsIndex,
+    samples: _Count,
     seed: Optional[SupportsIndex] = None,
     first: Optional[SupportsIndex] = None,
-    method: Literal["conditional", "fast", "paper"] = "fast",
+    method: Literal["conditional", "fast", "paper"] = "conditional",
     space: Optional[Literal["candidate", "placement-legal"]] = None,
     phase2_rate: Optional[float | Literal["none"]] = None,
-    max_expanded: Optional[SupportsIndex] = None,
+    max_expanded: Optional[_Count] = None,
     estimator: Optional[Literal["indicator", "conditional"]] = None,
 ) -> list[dict[str, Any]]:
     """The samples `estimate` draws with `seed`, from index `first` (default 0) on, each
@@ -170,7 +174,7 @@ def sample(
 
 def mate(
     sfen: str,
-    nodes: Optional[SupportsIndex] = None,
+    nodes: Optional[_Count] = None,
     shortest: bool = False,
     futile: bool = False,
 ) -> dict[str, Any]:
@@ -190,7 +194,7 @@ def pass_count(
     sfen: str,
     defense: Literal["none", "takeback", "all"] = "none",
     max_passes: Optional[SupportsIndex] = None,
-    nodes: Optional[SupportsIndex] = None,
+    nodes: Optional[_Count] = None,
 ) -> dict[str, Any]:
     """The possible pass count (docs/METHOD.md §13): how many passes the defender can be
     given before the side to move forces mate, trying counts 0 to `max_passes` (None: 3),

@@ -5,8 +5,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod cost;
+mod docs_check;
 mod fuzz;
 mod mate_bench;
+#[cfg(test)]
+mod msrv;
 mod pawn_drop;
 mod perft;
 mod reach_exhaustive;
@@ -106,6 +109,10 @@ enum Command {
     /// The cost of the solver's stop check: node rates on testdata/mate's problems with and
     /// without a SearchControl attached, each position solved both ways in turn.
     MateControlCost(usi_bench::ControlCostArgs),
+    /// Runs every command that README.md and docs/guide/*.md show in a `console` block and
+    /// compares what it prints with the output shown (`[..]` and `...` mark what varies):
+    /// the examples of the pages cannot drift from the binary. Run by .ci/run.
+    DocsCheck(docs_check::DocsCheckArgs),
 }
 
 fn main() -> ExitCode {
@@ -129,6 +136,7 @@ fn main() -> ExitCode {
         Command::PawnDropSensitivity(args) => pawn_drop::run(args),
         Command::UsiStopLatency(args) => usi_bench::stop_latency(args),
         Command::MateControlCost(args) => usi_bench::control_cost(args),
+        Command::DocsCheck(args) => docs_check::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,15 +1,14 @@
 //! `estimate` and `merge`: the Monte Carlo estimate, its checkpoints and its shards.
 
-use clap::builder::TypedValueParser;
 use clap::error::ErrorKind;
 use clap::{Args, Subcommand};
 use core::ops::ControlFlow;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shogi_core::{GameKind, PawnDropRule};
 use shogi_estimate::{
-    check_phase2_rate, check_writable, merge, missing_text, parse_count, parse_sample_count,
-    report_json, report_text, run, thread_count, Estimate, EstimateError, Estimator, Method,
-    RunConfig, RunEnd, RunOptions, RunState, Shard, Space, Target,
+    check_phase2_rate, check_writable, merge, missing_text, report_json, report_text, run,
+    thread_count, Estimate, EstimateError, Estimator, Method, RunConfig, RunEnd, RunOptions,
+    RunState, Shard, Space, Target,
 };
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
@@ -18,15 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// `eprintln!` that never panics: a closed standard error (a pipe whose reader is gone) must
-/// not end a run that has counters to checkpoint.
-macro_rules! note {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($t)*);
-    }};
-}
-pub(crate) use note;
+use crate::output::note;
 
 /// The estimate commands.
 #[derive(Subcommand)]
@@ -57,51 +48,6 @@ pub enum EstimateCommand {
     },
 }
 
-/// A clap value parser for counts written as people write them (`5e9`, `2.5e6`,
-/// `5_000_000`; see [`parse_count`]), whose errors name the option and do not echo a
-/// pasted megabyte back.
-#[derive(Clone, Copy)]
-struct CountParser {
-    /// Whether 0 is refused (a number of samples).
-    at_least_one: bool,
-}
-
-impl TypedValueParser for CountParser {
-    type Value = u64;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<u64, clap::Error> {
-        let name = arg.map_or_else(
-            || "a count".to_string(),
-            |a| {
-                a.get_long()
-                    .map_or_else(|| a.get_id().to_string(), |l| format!("--{l}"))
-            },
-        );
-        let fail = |why: String| {
-            let mut cmd = cmd.clone();
-            clap::Error::raw(
-                ErrorKind::ValueValidation,
-                format!("invalid value for {name}: {why}"),
-            )
-            .format(&mut cmd)
-        };
-        let text = value
-            .to_str()
-            .ok_or_else(|| fail("not valid UTF-8".into()))?;
-        let parsed = if self.at_least_one {
-            parse_sample_count(text)
-        } else {
-            parse_count(text)
-        };
-        parsed.map_err(fail)
-    }
-}
-
 /// Arguments of `estimate`.
 #[derive(Args)]
 pub struct EstimateArgs {
@@ -111,7 +57,7 @@ pub struct EstimateArgs {
     /// Samples in the whole run (all shards together), as `30000000`, `3e7`, `2.5e6` or
     /// `30_000_000` [default: 3e7 for shogi, 1e7 for mini: under a minute on two cores;
     /// with --resume, the saved run's].
-    #[arg(long, allow_negative_numbers = true, value_parser = CountParser { at_least_one: true })]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::options::CountParser { at_least_one: true })]
     samples: Option<u64>,
     /// The seed: sample i of a seed is the same position on every machine [default: 1;
     /// with --resume, the saved run's].
@@ -145,10 +91,10 @@ pub struct EstimateArgs {
     checkpoint_every: u64,
     /// Give up a search after this many expanded nodes (the sample counts as unknown);
     /// `1e6` and the like are accepted.
-    #[arg(long, allow_negative_numbers = true, value_parser = CountParser { at_least_one: false })]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::options::CountParser::ANY)]
     max_expanded: Option<u64>,
     /// Give up a search after storing this many nodes (about 130 bytes each).
-    #[arg(long, allow_negative_numbers = true, value_parser = CountParser { at_least_one: false })]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::options::CountParser::ANY)]
     max_nodes: Option<u64>,
     /// No progress output.
     #[arg(long, short)]
@@ -393,7 +339,12 @@ fn check_flags_agree(a: &EstimateArgs, saved: &RunConfig, path: &Path) -> Result
             saved.estimator.to_string(),
         ),
         (
-            "target",
+            // Named by the option given, so that the message names an option that exists.
+            if a.target_half_width.is_some() && a.target_digits.is_none() {
+                "target-half-width"
+            } else {
+                "target-digits"
+            },
             given_target(a).map(|t| t.to_string()),
             target(saved.target),
         ),
@@ -595,6 +546,13 @@ fn estimate(mut a: EstimateArgs) -> Result<(), String> {
     let progress = Progress::new(a.quiet || state.complete, done0, total, target);
     let end = run(&mut state, &options, |s| {
         progress.update(s, &space);
+        // No one reads the notes any more (a closed pipe, as for a closed standard
+        // output): a run with a state file saves it and stops rather than go on for hours
+        // unwatched; without one it runs to its report.
+        if crate::output::stderr_closed() && a.out.is_some() {
+            caught.store(SIGPIPE, Ordering::SeqCst);
+            cancel.store(true, Ordering::SeqCst);
+        }
         ControlFlow::Continue(())
     });
     progress.finish();
@@ -672,6 +630,10 @@ fn resume_check(state: &RunState, threads: usize, quiet: bool) -> Result<(), Str
     Ok(())
 }
 
+/// The mark in `caught` of a run stopped because standard error was closed (the number of
+/// the signal a C program would have died of).
+const SIGPIPE: usize = 13;
+
 /// Reports a run stopped by a signal and exits with the shell's code for it (128 + the
 /// signal number). It exits here rather than returning an error because `main` maps every
 /// error to exit code 1, and batch systems and shells tell an interruption by 130 or 143.
@@ -681,6 +643,7 @@ fn interrupted(state: &RunState, signal: usize, out: Option<&Path>) -> ! {
         SIGINT => ("SIGINT", 130),
         SIGTERM => ("SIGTERM", 143),
         SIGHUP => ("SIGHUP", 129),
+        s if s == SIGPIPE as i32 => ("a closed standard error", crate::output::CLOSED_PIPE),
         _ => ("a signal", 1),
     };
     let (done, total) = state.progress();

@@ -1,5 +1,6 @@
 //! The positions of a command: SFENs given as arguments, or one a line on standard input.
 
+use crate::output::note;
 use std::io::{BufRead, IsTerminal};
 
 /// One input SFEN and where it came from, for error messages.
@@ -108,7 +109,7 @@ pub fn for_each(
     if sfens.is_empty() {
         let mut input = std::io::stdin().lock();
         if input.is_terminal() {
-            eprintln!("shogi-count: reading SFENs from the terminal, one a line (Ctrl-D ends)");
+            note!("shogi-count: reading SFENs from the terminal, one a line (Ctrl-D ends)");
         }
         let mut buf = Vec::new();
         let mut positions = 0u64;
@@ -127,7 +128,7 @@ pub fn for_each(
             }
         }
         if positions == 0 {
-            eprintln!("shogi-count: no positions read from standard input");
+            note!("shogi-count: no positions read from standard input");
         }
     } else {
         if let Some(i) = sfens.iter().position(|s| s.trim().is_empty()) {

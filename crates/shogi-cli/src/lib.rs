@@ -9,7 +9,8 @@
 //! - [`reach`] and [`Reached`]: the certificate of `reach`;
 //! - [`MateSolvers`], [`MateRecord`], [`PassSolvers`] and [`PassRecord`]: `mate` and
 //!   `pass-count` (docs/METHOD.md §11–§13);
-//! - [`MAX_PERFT_DEPTH`]: the deepest `perft`.
+//! - [`MAX_PERFT_DEPTH`]: the deepest `perft`;
+//! - [`node_limit`]: what a user's node count means (0: no limit).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -22,3 +23,14 @@ pub use reach_records::{reach, Classifier, ClassifyRecord, ReachError, Reached};
 /// The deepest perft accepted: enough for any tree that can be counted, and far from the
 /// depth at which the recursion of `Position::perft_with` overflows the stack.
 pub const MAX_PERFT_DEPTH: u32 = 20;
+
+/// The solvers' node limit for a count of nodes given by a user (`mate --nodes N`, USI's
+/// `NodesLimit`, Python's `nodes=`): 0 is no limit, as USI has it for `NodesLimit`, so that
+/// one number means the same to the command line, the engine and the Python module.
+pub fn node_limit(nodes: u64) -> u64 {
+    if nodes == 0 {
+        u64::MAX
+    } else {
+        nodes
+    }
+}

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 mod csa_file;
 mod estimate_cmds;
+mod files;
 mod inputs;
 mod kif;
 mod mate_cmds;
@@ -23,6 +24,7 @@ mod run_files;
 mod sample_cmds;
 mod usi;
 use options::RuleArgs;
+use output::note;
 
 /// The exit codes, the same for every command (README.md lists them too).
 const EXIT_CODES: &str = "\
@@ -31,7 +33,8 @@ Exit codes, the same for every command:
   1    an error: a bad position or file, an invalid input line, a failed write
   2    a usage error: an unknown option or an invalid option value
   130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (estimate checkpoints first)
-  141  standard output was closed early (`| head`): the output stops there, silently";
+  141  standard output was closed early (`| head`): the output stops there, silently;
+       or standard error was: the results are still written, then the exit is 141";
 
 #[derive(Parser)]
 #[command(
@@ -112,7 +115,7 @@ fn main() -> ExitCode {
         return match usi::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("shogi-count: {e}");
+                note!("shogi-count: {e}");
                 ExitCode::FAILURE
             }
         };
@@ -128,7 +131,7 @@ fn main() -> ExitCode {
             if clipped == text {
                 e.exit()
             }
-            eprint!("{clipped}");
+            output::note_text(&clipped);
             std::process::exit(e.exit_code())
         }
     };
@@ -136,9 +139,12 @@ fn main() -> ExitCode {
     // error can still change the exit code.
     let done = run(cli).and_then(|()| output::stdout().flush().map_err(output::error));
     match done {
+        // The results are out; a reader of standard error who left is told as a reader of
+        // standard output would be.
+        Ok(()) if output::stderr_closed() => ExitCode::from(output::CLOSED_PIPE as u8),
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("shogi-count: {}", quote::clip_arguments(&e, &args));
+            note!("shogi-count: {}", quote::clip_arguments(&e, &args));
             ExitCode::FAILURE
         }
     }
@@ -203,7 +209,7 @@ fn perft<G: Game>(pos: &Position<G>, rules: Rules, depth: u32, divide: bool) -> 
         pos.perft_with(rules, depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    eprintln!(
+    note!(
         "perft {depth}: {total} nodes in {secs:.3} s ({:.1} M nodes/s)",
         total as f64 / secs.max(1e-9) / 1e6
     );

@@ -2,6 +2,7 @@
 //! docs/METHOD.md §11–§13, for positions given as arguments or one a line on standard input.
 
 use crate::inputs::{Format, Input};
+use crate::output::note;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use shogi_cli::{MateRecord, MateSolvers, PassRecord, PassSolvers};
@@ -41,10 +42,13 @@ pub enum MateCommand {
         /// Print one JSON object per position.
         #[arg(long)]
         json: bool,
-        /// Give up on a position (verdict `unknown`) after N nodes (the default solves the
-        /// long classics such as 寿, 611 plies, in seconds; a hard no-mate may take minutes:
-        /// lower it for batches).
-        #[arg(long, value_name = "N", default_value_t = 100_000_000)]
+        /// Give up on a position (verdict `unknown`) after N nodes, written as `1e6`,
+        /// `5_000_000` or `5000000`; 0 for no limit, as USI's NodesLimit 0 (the default
+        /// solves the long classics such as 寿, 611 plies, in seconds; a hard no-mate may
+        /// take minutes: lower it for batches).
+        #[arg(long, value_name = "N", default_value = "1e8",
+              allow_negative_numbers = true,
+              value_parser = crate::options::CountParser::ANY)]
         nodes: u64,
         #[command(flatten)]
         common: CommonArgs,
@@ -81,9 +85,13 @@ pub enum MateCommand {
         futile: bool,
         /// Write the solution as a KIF game from the problem to this file (Shift_JIS for
         /// a .kif name, UTF-8 otherwise, as KIF's convention has it): one Shogi problem
-        /// only; exit code 1, and no file, when it has no mate.
+        /// only; exit code 1, and no file, when it has no mate. An existing file is
+        /// refused before the search unless --force, and one of the --file inputs always.
         #[arg(long, value_name = "OUT")]
         kif: Option<PathBuf>,
+        /// Let --kif replace an existing file (never one of the inputs).
+        #[arg(long, requires = "kif")]
+        force: bool,
         #[command(flatten)]
         files: FileArgs,
         /// The positions (the game of each follows from its number of ranks). Without
@@ -117,8 +125,11 @@ pub enum MateCommand {
         /// The largest count tried.
         #[arg(long, value_name = "K", default_value_t = 3)]
         max_passes: u32,
-        /// Give up on a position (verdict `unknown`) after N nodes, all counts together.
-        #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+        /// Give up on a position (verdict `unknown`) after N nodes, all counts together
+        /// (`1e6`, `5_000_000`; 0 for no limit, as `mate --nodes 0`).
+        #[arg(long, value_name = "N", default_value = "1e6",
+              allow_negative_numbers = true,
+              value_parser = crate::options::CountParser::ANY)]
         nodes: u64,
         #[command(flatten)]
         common: CommonArgs,
@@ -289,7 +300,7 @@ fn plan(inputs: &[crate::inputs::Input], common: CommonArgs) -> Result<Plan, Str
         return Ok(Plan { threads, games });
     }
     if fit >= 1 && common.threads.is_none() {
-        eprintln!(
+        note!(
             "shogi-count: running {fit} thread(s), not {threads}: the tables of more do not \
              fit in the memory this process can get"
         );
@@ -349,12 +360,17 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
             shortest,
             futile,
             kif,
+            force,
             files,
             sfens,
         } => {
+            if let Some(out) = &kif {
+                let inputs: Vec<&Path> = files.file.iter().map(PathBuf::as_path).collect();
+                crate::files::check_output(out, "--kif", force, &inputs)?;
+            }
             let (inputs, defender_hand) = files.inputs(&sfens, common.defender_hand)?;
             let opts = MateOptions {
-                max_nodes: nodes,
+                max_nodes: shogi_cli::node_limit(nodes),
                 table_entries: common.table_entries(),
                 max_depth: common.max_depth,
                 defender_hand,
@@ -367,7 +383,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
             };
             let plan = plan(&inputs, common)?;
             match kif {
-                Some(out) => write_kif(&inputs, &plan, opts, json, &out),
+                Some(out) => write_kif(&inputs, &plan, opts, json, &out, force),
                 None => {
                     let worker = move || MateSolvers::new(opts);
                     run_parallel(&inputs, &plan, worker, json)
@@ -387,7 +403,7 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
             let opts = PassOptions {
                 defense,
                 max_passes,
-                max_nodes: nodes,
+                max_nodes: shogi_cli::node_limit(nodes),
                 table_entries: common.table_entries(),
                 max_depth: common.max_depth,
                 defender_hand,
@@ -476,7 +492,7 @@ fn run_parallel<W: Worker>(
                 let input = &inputs[printed];
                 let text = line.unwrap_or_else(|e| {
                     invalid += 1;
-                    eprintln!("shogi-count: {}: {e}", input.place);
+                    note!("shogi-count: {}: {e}", input.place);
                     reporter.invalid(&input.sfen, &e, json)
                 });
                 writeln!(out, "{text}").map_err(crate::output::error)?;
@@ -536,6 +552,7 @@ fn write_kif(
     opts: MateOptions,
     json: bool,
     out: &Path,
+    force: bool,
 ) -> Result<(), String> {
     let [input] = inputs else {
         return Err(format!(
@@ -587,8 +604,7 @@ fn write_kif(
         line.push(shogi_core::Move::from_usi::<shogi_core::Shogi>(m).map_err(|e| e.to_string())?);
     }
     let text = crate::kif::write(&problem, &line);
-    std::fs::write(out, crate::kif::encode_for(out, &text))
-        .map_err(|e| format!("writing {}: {e}", out.display()))
+    crate::files::write_output(out, "--kif", force, &crate::kif::encode_for(out, &text))
 }
 
 fn to_json(record: &impl Serialize) -> String {

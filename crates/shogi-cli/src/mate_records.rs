@@ -5,7 +5,7 @@ use serde::Serialize;
 use shogi_core::{AnyPosition, Game, GameKind, MiniShogi, Relax, Shogi};
 use shogi_mate::{
     Defense, MateOptions, MateResult, PackedHand, PassOptions, PassResult, PassSolver, PassVerdict,
-    Solver,
+    SearchControl, Solver,
 };
 
 /// One line of `mate --json`.
@@ -172,6 +172,7 @@ impl PassRecord {
 /// use (its table is allocated once and cleared for every position).
 pub struct MateSolvers {
     opts: MateOptions,
+    control: Option<SearchControl>,
     shogi: Option<Solver<Shogi>>,
     mini: Option<Solver<MiniShogi>>,
 }
@@ -181,9 +182,18 @@ impl MateSolvers {
     pub fn new(opts: MateOptions) -> Self {
         MateSolvers {
             opts,
+            control: None,
             shogi: None,
             mini: None,
         }
+    }
+
+    /// Lets `control` stop the searches from another thread (a Python caller's Ctrl-C):
+    /// [`Solver::set_control`] for the solvers of both games, made or to be made.
+    pub fn set_control(&mut self, control: Option<SearchControl>) {
+        self.shogi = self.shogi.take().map(|s| controlled(s, &control));
+        self.mini = self.mini.take().map(|s| controlled(s, &control));
+        self.control = control;
     }
 
     /// Makes the solver of `game` now, if it is not made yet, so that its table is
@@ -193,12 +203,14 @@ impl MateSolvers {
         let opts = self.opts;
         match game {
             GameKind::Shogi if self.shogi.is_none() => {
-                self.shogi =
-                    Some(Solver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?);
+                let solver =
+                    Solver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?;
+                self.shogi = Some(controlled(solver, &self.control));
             }
             GameKind::Mini if self.mini.is_none() => {
-                self.mini =
-                    Some(Solver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?);
+                let solver =
+                    Solver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?;
+                self.mini = Some(controlled(solver, &self.control));
             }
             _ => {}
         }
@@ -209,16 +221,20 @@ impl MateSolvers {
     /// attacks and may have no king), or says why it is no legal position. Deep lines
     /// recurse deeply: run it on a thread with a large stack (the binary gives 256 MiB).
     pub fn solve(&mut self, sfen: &str) -> Result<MateRecord, String> {
-        let opts = self.opts;
+        let (opts, control) = (self.opts, &self.control);
         let pos = AnyPosition::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING)
             .map_err(|e| e.to_string())?;
         Ok(match pos {
             AnyPosition::Shogi(p) => {
-                let solver = self.shogi.get_or_insert_with(|| Solver::new(opts));
+                let solver = self
+                    .shogi
+                    .get_or_insert_with(|| controlled(Solver::new(opts), control));
                 MateRecord::new::<Shogi>(sfen, &solver.solve(&p))
             }
             AnyPosition::Mini(p) => {
-                let solver = self.mini.get_or_insert_with(|| Solver::new(opts));
+                let solver = self
+                    .mini
+                    .get_or_insert_with(|| controlled(Solver::new(opts), control));
                 MateRecord::new::<MiniShogi>(sfen, &solver.solve(&p))
             }
         })
@@ -229,6 +245,7 @@ impl MateSolvers {
 /// first use.
 pub struct PassSolvers {
     opts: PassOptions,
+    control: Option<SearchControl>,
     shogi: Option<PassSolver<Shogi>>,
     mini: Option<PassSolver<MiniShogi>>,
 }
@@ -238,9 +255,17 @@ impl PassSolvers {
     pub fn new(opts: PassOptions) -> Self {
         PassSolvers {
             opts,
+            control: None,
             shogi: None,
             mini: None,
         }
+    }
+
+    /// [`MateSolvers::set_control`] for the pass count.
+    pub fn set_control(&mut self, control: Option<SearchControl>) {
+        self.shogi = self.shogi.take().map(|s| controlled(s, &control));
+        self.mini = self.mini.take().map(|s| controlled(s, &control));
+        self.control = control;
     }
 
     /// The defence set searched.
@@ -253,14 +278,14 @@ impl PassSolvers {
         let opts = self.opts;
         match game {
             GameKind::Shogi if self.shogi.is_none() => {
-                self.shogi = Some(
-                    PassSolver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?,
-                );
+                let solver =
+                    PassSolver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?;
+                self.shogi = Some(controlled(solver, &self.control));
             }
             GameKind::Mini if self.mini.is_none() => {
-                self.mini = Some(
-                    PassSolver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?,
-                );
+                let solver =
+                    PassSolver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?;
+                self.mini = Some(controlled(solver, &self.control));
             }
             _ => {}
         }
@@ -269,20 +294,47 @@ impl PassSolvers {
 
     /// The pass count of one SFEN, as [`MateSolvers::solve`] (a large stack too).
     pub fn solve(&mut self, sfen: &str) -> Result<PassRecord, String> {
-        let opts = self.opts;
+        let (opts, control) = (self.opts, &self.control);
         let pos = AnyPosition::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING)
             .map_err(|e| e.to_string())?;
         Ok(match pos {
             AnyPosition::Shogi(p) => {
-                let solver = self.shogi.get_or_insert_with(|| PassSolver::new(opts));
+                let solver = self
+                    .shogi
+                    .get_or_insert_with(|| controlled(PassSolver::new(opts), control));
                 PassRecord::new::<Shogi>(sfen, opts.defense, &solver.solve(&p))
             }
             AnyPosition::Mini(p) => {
-                let solver = self.mini.get_or_insert_with(|| PassSolver::new(opts));
+                let solver = self
+                    .mini
+                    .get_or_insert_with(|| controlled(PassSolver::new(opts), control));
                 PassRecord::new::<MiniShogi>(sfen, opts.defense, &solver.solve(&p))
             }
         })
     }
+}
+
+/// The solvers that a [`SearchControl`] can stop, of both searches.
+trait Controlled {
+    fn set_control(&mut self, control: Option<SearchControl>);
+}
+
+impl<G: Game> Controlled for Solver<G> {
+    fn set_control(&mut self, control: Option<SearchControl>) {
+        Solver::set_control(self, control);
+    }
+}
+
+impl<G: Game> Controlled for PassSolver<G> {
+    fn set_control(&mut self, control: Option<SearchControl>) {
+        PassSolver::set_control(self, control);
+    }
+}
+
+/// `solver` under `control`, the control of the solvers it joins.
+fn controlled<S: Controlled>(mut solver: S, control: &Option<SearchControl>) -> S {
+    solver.set_control(control.clone());
+    solver
 }
 
 /// Why a table of `entries` entries could not be made.

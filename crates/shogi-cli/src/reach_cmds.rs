@@ -3,6 +3,7 @@
 
 use crate::options::RuleArgs;
 use crate::output;
+use crate::output::note;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use shogi_cli::{reach, Classifier, ClassifyRecord, ReachError};
@@ -71,13 +72,16 @@ pub enum ReachCommand {
 pub struct SearchArgs {
     #[command(flatten)]
     rules: RuleArgs,
-    /// Give up (verdict `unknown`) after expanding N nodes. No limit by default.
-    #[arg(long, value_name = "N")]
+    /// Give up (verdict `unknown`) after expanding N nodes (`1e5`, `100_000`). No limit by
+    /// default.
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+              value_parser = crate::options::CountParser::ANY)]
     max_expanded: Option<u64>,
-    /// Give up (verdict `unknown`) once N nodes are stored, about 128 bytes each. No limit
-    /// by default.
-    #[arg(long, value_name = "N")]
-    max_nodes: Option<usize>,
+    /// Give up (verdict `unknown`) once N nodes are stored, about 128 bytes each (`1e6`,
+    /// `1_000_000`). No limit by default.
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+              value_parser = crate::options::CountParser::ANY)]
+    max_nodes: Option<u64>,
     /// The weights of the search heuristic H = a*N + b*P + c*D (docs/METHOD.md §7), each at most 1000.
     #[arg(long, value_name = "A,B,C", value_parser = parse_weights, default_value = "10,10,1")]
     weights: Weights,
@@ -89,7 +93,10 @@ impl SearchArgs {
             weights: self.weights,
             limits: Limits {
                 max_expanded: self.max_expanded,
-                max_nodes: self.max_nodes,
+                // A count past the addresses of this machine is no limit at all.
+                max_nodes: self
+                    .max_nodes
+                    .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
             },
             rules: self.rules.rules(),
             // Anything the CLI does not expose keeps the library's default.
@@ -158,7 +165,7 @@ fn run_classify(json: bool, config: SearchConfig, sfens: Vec<String>) -> Result<
                 // One bad line should not throw away the searches of the others, which can
                 // be long: report it in the stream, go on, and fail at the end.
                 invalid += 1;
-                eprintln!("shogi-count: {what} {n}: {e}");
+                note!("shogi-count: {what} {n}: {e}");
                 write_invalid(&mut out, json, sfen, &e)
             }
         }
@@ -174,9 +181,9 @@ fn run_classify(json: bool, config: SearchConfig, sfens: Vec<String>) -> Result<
     let total: u64 = counts.iter().sum();
     let plural = if total == 1 { "" } else { "s" };
     if summary.is_empty() {
-        eprintln!("classified {total} position{plural}");
+        note!("classified {total} position{plural}");
     } else {
-        eprintln!(
+        note!(
             "classified {total} position{plural}: {}",
             summary.join(", ")
         );
@@ -225,7 +232,7 @@ fn print_reach<G: Game>(
         e => e.to_string(),
     })?;
     output::print(&format!("{}\n{}\n", r.start, r.moves.join(" ")))?;
-    eprintln!(
+    note!(
         "reachable (moves: {}, expanded: {})",
         r.moves.len(),
         r.expanded

@@ -1,6 +1,7 @@
 //! `unmoves`: the one-ply predecessors of a position (docs/METHOD.md §6).
 
 use crate::options::RuleArgs;
+use crate::output::note;
 use clap::Subcommand;
 use shogi_core::{AnyPosition, Game, Position, Relax, Rules};
 use shogi_retro::{predecessor, unmoves, UnmoveList};
@@ -51,6 +52,6 @@ fn print_unmoves<G: Game>(pos: &Position<G>, rules: Rules, moves: bool) -> Resul
         out.push('\n');
     }
     crate::output::print(&out)?;
-    eprintln!("{} predecessors", list.len());
+    note!("{} predecessors", list.len());
     Ok(())
 }

@@ -177,14 +177,14 @@ fn verify_run(
         if !quiet && last.elapsed().as_secs() >= 10 {
             last = Instant::now();
             let rate = done as f64 / started.elapsed().as_secs_f64().max(1e-9);
-            crate::estimate_cmds::note!(
+            crate::output::note!(
                 "verify-run: {done} of {total} samples recounted, {rate:.0}/s, ETA {:.0} s",
                 (total - done) as f64 / rate.max(1e-9)
             );
         }
     };
     if !quiet {
-        crate::estimate_cmds::note!(
+        crate::output::note!(
             "verify-run: recounting {total} samples ({} {}) of {} with {} on {threads} threads",
             plan.len(),
             if samples.is_some() {
@@ -378,7 +378,7 @@ fn upgrade_run(
     }
     let state = upgrade(&last, &points, &facts).map_err(|e| format!("{}: {e}", file.display()))?;
     state.save(out).map_err(|e| e.to_string())?;
-    crate::estimate_cmds::note!(
+    crate::output::note!(
         "shogi-count: {} converted to {} ({} segments, {} samples); the old file is unchanged",
         file.display(),
         out.display(),

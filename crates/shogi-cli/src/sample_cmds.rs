@@ -43,9 +43,10 @@ pub struct SampleArgs {
     /// The index of the first sample printed.
     #[arg(long, default_value_t = 0)]
     first: u64,
-    /// The method of the run: its space, phase-2 rate and estimator (as `estimate
-    /// --method`; `fast` prints each sample's own verdict).
-    #[arg(long, default_value = "fast", value_parser = |s: &str| s.parse::<Method>())]
+    /// The method of the run: its space, phase-2 rate and estimator, as `estimate
+    /// --method`, whose default it shares, so that the verdicts are those a default
+    /// `estimate` counts (`fast` prints each sample's own verdict).
+    #[arg(long, default_value = "conditional", value_parser = |s: &str| s.parse::<Method>())]
     method: Method,
     /// The space sampled, overriding the method's: `candidate` (P_K, also `pk`) or
     /// `placement-legal` (S).
@@ -60,8 +61,9 @@ pub struct SampleArgs {
     /// Which pawn drops that leave no legal reply are illegal.
     #[arg(long, value_enum, default_value = "mate")]
     pawn_drop: PawnDropRule,
-    /// The search's node limit, as `estimate --max-expanded`.
-    #[arg(long)]
+    /// The search's node limit, as `estimate --max-expanded` (`1e6`, `1_000_000`).
+    #[arg(long, allow_negative_numbers = true,
+          value_parser = crate::options::CountParser::ANY)]
     max_expanded: Option<u64>,
     /// One JSON object a line.
     #[arg(long)]

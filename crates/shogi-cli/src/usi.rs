@@ -11,7 +11,9 @@
 
 use crate::quote::quoted;
 use shogi_core::{AnyPosition, Game, MiniShogi, Position, Relax, Shogi};
-use shogi_mate::{DefenderHand, MateOptions, MateResult, SearchControl, Solver, Verdict};
+use shogi_mate::{
+    DefenderHand, MateOptions, MateResult, SearchControl, Solver, Table, TableBuilder, Verdict,
+};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -21,8 +23,9 @@ use std::time::{Duration, Instant};
 /// The name this engine gives with `id name`.
 const NAME: &str = concat!("shogi-count ", env!("CARGO_PKG_VERSION"));
 
-/// The longest input line read whole; the rest of a longer one is skipped, so that a
-/// runaway writer cannot make the engine hold gigabytes.
+/// The longest input line read: a longer one is refused whole (its rest skipped, so that a
+/// runaway writer cannot make the engine hold gigabytes), never cut and obeyed, since a
+/// `position` cut at a move boundary is another position.
 const MAX_LINE: usize = 1 << 20;
 
 /// How often `info` lines report a running search.
@@ -62,11 +65,7 @@ impl Default for Settings {
 impl Settings {
     fn options(self) -> MateOptions {
         MateOptions {
-            max_nodes: if self.nodes == 0 {
-                u64::MAX
-            } else {
-                self.nodes
-            },
+            max_nodes: shogi_cli::node_limit(self.nodes),
             table_entries: (self.hash_mb as usize).saturating_mul((1 << 20) / 32),
             max_depth: self.depth,
             defender_hand: self.defender_hand,
@@ -82,19 +81,40 @@ impl Settings {
 
 /// The solvers of both games; each is made (its table allocated) on first need, and made
 /// again when the options change.
+///
+/// A table made inside `go` (the first Mini Shogi position, or options changed without
+/// `isready`) is allocated a step at a time, looking at the search's control between steps:
+/// the time limit and `stop` end the allocation as they end a search, and the answer is
+/// `checkmate timeout`. What was allocated is kept, and the next `go` or `isready` goes on
+/// from there.
 #[derive(Default)]
 struct Solvers {
     opts: Option<MateOptions>,
-    shogi: Option<Solver<Shogi>>,
-    mini: Option<Solver<MiniShogi>>,
+    shogi: Slot<Shogi>,
+    mini: Slot<MiniShogi>,
+}
+
+/// One game's solver, or its table while it is being allocated.
+struct Slot<G: Game> {
+    solver: Option<Solver<G>>,
+    building: Option<TableBuilder>,
+}
+
+impl<G: Game> Default for Slot<G> {
+    fn default() -> Self {
+        Slot {
+            solver: None,
+            building: None,
+        }
+    }
 }
 
 impl Solvers {
     /// Drops the solvers made with other options than `opts`.
     fn configure(&mut self, opts: MateOptions) {
         if self.opts != Some(opts) {
-            self.shogi = None;
-            self.mini = None;
+            self.shogi = Slot::default();
+            self.mini = Slot::default();
             self.opts = Some(opts);
         }
     }
@@ -108,22 +128,52 @@ impl Solvers {
         }
     }
 
-    /// Makes the Shogi solver now (`isready`), so that the first `go` does not wait for
-    /// its table.
-    fn reserve_shogi(&mut self) -> Result<(), String> {
-        made(&mut self.shogi, self.opts.unwrap_or_default()).map(|_| ())
+    /// Makes the Shogi solver now (`isready`), and finishes a Mini Shogi table that a `go`
+    /// began, so that the next `go` does not wait for a table.
+    fn reserve(&mut self) -> Result<(), String> {
+        let opts = self.opts.unwrap_or_default();
+        if self.mini.building.is_some() {
+            made(&mut self.mini, opts, || true)?;
+        }
+        made(&mut self.shogi, opts, || true).map(|_| ())
     }
 }
 
-/// The solver in `slot`, made with `opts` (its table allocated) if there is none yet.
+/// The solver in `slot`, made with `opts` if there is none yet: its table is allocated, or
+/// its allocation resumed, a step at a time while `go_on` answers `true`; `None` when
+/// `go_on` stopped it first (the allocation so far is kept in the slot).
 fn made<G: Game>(
-    slot: &mut Option<Solver<G>>,
+    slot: &mut Slot<G>,
     opts: MateOptions,
-) -> Result<&mut Solver<G>, String> {
-    match slot {
-        Some(solver) => Ok(solver),
-        None => Ok(slot.insert(Solver::try_new(opts).map_err(|e| table_error(opts, e))?)),
+    go_on: impl FnMut() -> bool,
+) -> Result<Option<&mut Solver<G>>, String> {
+    if slot.solver.is_none() {
+        let mut building = match slot.building.take() {
+            Some(b) => b,
+            None => Table::builder(opts.table_entries, opts.superiority)
+                .map_err(|e| table_error(opts, e))?,
+        };
+        if !building.grow(go_on) {
+            let (done, whole) = building.progress();
+            info_string(&format!(
+                "the table of {} MiB was still being allocated ({} MiB done) when the search \
+                 had to end; send `isready` after `setoption` and before `go` to allocate it \
+                 beforehand",
+                whole >> 20,
+                done >> 20
+            ));
+            slot.building = Some(building);
+            return Ok(None);
+        }
+        match building.finish() {
+            Ok(table) => slot.solver = Some(Solver::with_table(opts, table)),
+            Err(building) => {
+                slot.building = Some(building);
+                return Ok(None);
+            }
+        }
     }
+    Ok(slot.solver.as_mut())
 }
 
 fn table_error(opts: MateOptions, e: std::collections::TryReserveError) -> String {
@@ -141,12 +191,17 @@ struct Answer {
 }
 
 fn solve_with<G: Game>(
-    slot: &mut Option<Solver<G>>,
+    slot: &mut Slot<G>,
     opts: MateOptions,
     pos: &Position<G>,
     control: &SearchControl,
 ) -> Result<Answer, String> {
-    let solver = made(slot, opts)?;
+    let Some(solver) = made(slot, opts, || !control.is_stopped())? else {
+        return Ok(Answer {
+            verdict: Verdict::Unknown,
+            moves: Vec::new(),
+        });
+    };
     solver.set_control(Some(control.clone()));
     let r: MateResult = solver.solve(pos);
     solver.set_control(None);
@@ -226,7 +281,11 @@ pub fn run() -> Result<(), String> {
     let mut buf = Vec::new();
     loop {
         let line = match read_line(&mut input, &mut buf) {
-            Ok(Some(line)) => line,
+            Ok(Some(Line::Whole(line))) => line,
+            Ok(Some(Line::TooLong(start))) => {
+                engine.refuse(&start);
+                continue;
+            }
             Ok(None) => break,
             Err(e) => {
                 info_string(&format!("reading standard input: {e}"));
@@ -241,9 +300,17 @@ pub fn run() -> Result<(), String> {
     Ok(())
 }
 
-/// One line of input, lossily decoded, without its line end; `None` at the end. A line
-/// longer than [`MAX_LINE`] is cut there and the rest of it skipped.
-fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<String>> {
+/// A line of input.
+enum Line {
+    /// The line, lossily decoded and trimmed.
+    Whole(String),
+    /// A line longer than [`MAX_LINE`]: its first [`MAX_LINE`] bytes, to name it.
+    TooLong(String),
+}
+
+/// One line of input without its line end; `None` at the end. A line longer than
+/// [`MAX_LINE`] is read to its end and returned as [`Line::TooLong`].
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<Line>> {
     buf.clear();
     let mut cut = false;
     let mut any = false;
@@ -272,16 +339,32 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Opt
         return Ok(None);
     }
     let text = String::from_utf8_lossy(buf).trim().to_string();
-    if cut {
-        info_string(&format!(
-            "a line of more than {MAX_LINE} bytes was cut there: {}",
-            quoted(&text)
-        ));
-    }
-    Ok(Some(text))
+    Ok(Some(if cut {
+        Line::TooLong(text)
+    } else {
+        Line::Whole(text)
+    }))
 }
 
 impl Engine {
+    /// Refuses a line longer than [`MAX_LINE`] whose first bytes are `start`, leaving the
+    /// engine as if the line meant what it was meant to mean but failed: a refused
+    /// `position` leaves no position (a later `go mate` answers `checkmate timeout`), and a
+    /// refused `go` gets its answer at once, so that no GUI waits for one.
+    fn refuse(&mut self, start: &str) {
+        let why = format!("a line of more than {MAX_LINE} bytes was refused whole");
+        info_string(&format!("{why}: {}", quoted(start)));
+        let mut words = start.split_whitespace();
+        match (words.next(), words.next()) {
+            (Some("position"), _) => {
+                self.position = Err(format!("the last `position` line was refused ({why})"))
+            }
+            (Some("go"), Some("mate")) => send("checkmate timeout"),
+            (Some("go"), _) => send("bestmove resign"),
+            _ => {}
+        }
+    }
+
     /// Handles one line; `false` ends the engine.
     fn command(&mut self, line: &str) -> bool {
         self.reap();
@@ -333,7 +416,7 @@ impl Engine {
         if let Some(solvers) = self.solvers.as_mut() {
             let opts = fitted(self.settings).options();
             solvers.configure(opts);
-            if let Err(e) = solvers.reserve_shogi() {
+            if let Err(e) = solvers.reserve() {
                 info_string(&e);
             }
         }
@@ -348,8 +431,10 @@ impl Engine {
         let at = rest.iter().position(|w| *w == "value");
         let name = rest[..at.unwrap_or(rest.len())].join(" ");
         let value = at.map(|i| rest[i + 1..].join(" ")).unwrap_or_default();
+        // Counts as the command line reads them (`1e6`, `5_000_000`), for NodesLimit above
+        // all; a GUI's plain digits read the same.
         let spin = |min: u64, max: u64| -> Option<u64> {
-            match value.parse::<u64>() {
+            match shogi_estimate::parse_count(&value) {
                 Ok(v) if (min..=max).contains(&v) => Some(v),
                 _ => {
                     info_string(&format!(

@@ -49,7 +49,7 @@ pub use state::{
 };
 pub use stats::{sci, wilson, Estimate, Interval, Z};
 pub use stream::phase2_selected;
-pub use systematic::{assess, bounds, zero_of, Assessed, Bound, Check, Scope, CHECKS};
+pub use systematic::{assess, bounds, upper_of, zero_of, Assessed, Bound, Check, Scope, CHECKS};
 pub use target::{Target, TARGET_MIN_REACHABLE, TARGET_STEP};
 pub use verify::{
     check_resume, choose_blocks, chosen_segments, counters_difference, recount, run_plan, Choice,

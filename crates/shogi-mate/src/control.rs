@@ -56,6 +56,18 @@ impl SearchControl {
         self.inner.permille.load(Ordering::Relaxed)
     }
 
+    /// What a search does every [`CHECK_INTERVAL`] nodes with its control, if it has one:
+    /// publishes its progress, and says whether a stop was asked for. Out of line, since it
+    /// runs so rarely.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn look(control: &Option<SearchControl>, nodes: u64, fill: f64) -> bool {
+        control.as_ref().is_some_and(|c| {
+            c.publish(nodes, fill);
+            c.is_stopped()
+        })
+    }
+
     /// Publishes the search's progress.
     pub(crate) fn publish(&self, nodes: u64, fill: f64) {
         self.inner.nodes.store(nodes, Ordering::Relaxed);

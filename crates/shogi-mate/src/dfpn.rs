@@ -342,7 +342,10 @@ impl<G: Game> Solver<G> {
         Ok(Solver::with_table(opts, table))
     }
 
-    fn with_table(opts: MateOptions, table: Table) -> Solver<G> {
+    /// A solver on `table`, which takes the place of the one `opts.table_entries` and
+    /// `opts.superiority` would make: for a table made by a [`crate::TableBuilder`], a step
+    /// at a time.
+    pub fn with_table(opts: MateOptions, table: Table) -> Solver<G> {
         let ahead = (table.capacity() / 16).clamp(1, AHEAD_SLOTS);
         Solver {
             opts,
@@ -939,7 +942,7 @@ impl<G: Game> Solver<G> {
         if self.nodes >= self.opts.max_nodes {
             self.aborted = true;
         } else if self.nodes & (CHECK_INTERVAL - 1) == 0 {
-            self.look_at_control();
+            self.aborted |= SearchControl::look(&self.control, self.nodes, self.table.fill());
         }
         let or_node = pos.side_to_move() == self.attacker;
         let key = self.node_key(pos);
@@ -1070,19 +1073,6 @@ impl<G: Game> Solver<G> {
         let out = Outcome { rep: NO_REP, ..out };
         self.store(key, hand, &out, amount);
         out
-    }
-
-    /// Publishes the progress and takes a stop asked for by the [`SearchControl`]. Out of
-    /// line: it runs once in [`CHECK_INTERVAL`] nodes.
-    #[cold]
-    #[inline(never)]
-    fn look_at_control(&mut self) {
-        if let Some(c) = &self.control {
-            c.publish(self.nodes, self.table.fill());
-            if c.is_stopped() {
-                self.aborted = true;
-            }
-        }
     }
 
     /// The outcome of a proved node: proof pieces and mate length (docs/METHOD.md §12).

@@ -40,7 +40,7 @@ pub use dfpn::{
 };
 pub use hand::PackedHand;
 pub use pass::{Defense, PassOptions, PassResult, PassSolver, PassVerdict};
-pub use table::{Hit, Probe, Table, TableStats, INF};
+pub use table::{Hit, Probe, Table, TableBuilder, TableStats, INF};
 
 /// Which hand the defender holds (docs/METHOD.md §11.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -10,7 +10,7 @@ use crate::dfpn::{aggregate_numbers, deeper, extend_path, sub_threshold, widen, 
 use crate::hand::PackedHand;
 use crate::history::{History, RepTable};
 use crate::table::{Table, TableStats, INF};
-use crate::DefenderHand;
+use crate::{DefenderHand, SearchControl, CHECK_INTERVAL};
 use shogi_core::{Game, Move, MoveList, Position, Square};
 use std::collections::TryReserveError;
 
@@ -155,6 +155,8 @@ pub struct PassSolver<G: Game> {
     children: Vec<Child>,
     nodes: u64,
     aborted: bool,
+    /// Who may stop the search from another thread ([`PassSolver::set_control`]).
+    control: Option<SearchControl>,
     _game: core::marker::PhantomData<G>,
 }
 
@@ -195,8 +197,16 @@ impl<G: Game> PassSolver<G> {
             children: Vec::with_capacity(4096),
             nodes: 0,
             aborted: false,
+            control: None,
             _game: core::marker::PhantomData,
         }
+    }
+
+    /// Lets `control` stop the searches of this solver from another thread (a Python
+    /// caller's Ctrl-C) and read their node count, as [`crate::Solver::set_control`]: a
+    /// stopped search answers [`PassVerdict::Unknown`] within [`CHECK_INTERVAL`] nodes.
+    pub fn set_control(&mut self, control: Option<SearchControl>) {
+        self.control = control;
     }
 
     /// The possible pass count of `pos` for its side to move.
@@ -204,7 +214,7 @@ impl<G: Game> PassSolver<G> {
         let root = crate::dfpn::with_defender_hand(pos, self.opts.defender_hand);
         self.table.clear();
         self.nodes = 0;
-        self.aborted = false;
+        self.aborted = self.control.as_ref().is_some_and(|c| c.is_stopped());
         let mut result = PassResult {
             verdict: PassVerdict::PassLimit,
             passes: None,
@@ -356,6 +366,8 @@ impl<G: Game> PassSolver<G> {
         self.nodes += 1;
         if self.nodes >= self.opts.max_nodes {
             self.aborted = true;
+        } else if self.nodes & (CHECK_INTERVAL - 1) == 0 {
+            self.aborted |= SearchControl::look(&self.control, self.nodes, self.table.fill());
         }
         let final_numbers = |pn, dn, rep, bound| Numbers { pn, dn, rep, bound };
         // Plies left to the depth limit: lines of at most `max_depth` plies are searched.

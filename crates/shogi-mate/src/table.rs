@@ -106,6 +106,48 @@ pub struct Table {
     tombstones: usize,
 }
 
+/// A [`Table`] being allocated a step at a time ([`Table::builder`]).
+pub struct TableBuilder {
+    entries: Vec<Entry>,
+    slots: usize,
+    superiority: bool,
+}
+
+impl TableBuilder {
+    /// Entries written between two questions to the caller: 2 MiB, a millisecond or two of
+    /// page faults even on a slow machine, so that a stop waits no longer than that.
+    const STEP: usize = 1 << 16;
+
+    /// Fills in the table until it is whole, or until `go_on` (asked before each step)
+    /// answers `false`; whether it is whole. A builder stopped this way can grow again.
+    pub fn grow(&mut self, mut go_on: impl FnMut() -> bool) -> bool {
+        while self.entries.len() < self.slots {
+            if !go_on() {
+                return false;
+            }
+            let n = (self.slots - self.entries.len()).min(Self::STEP);
+            self.entries
+                .resize(self.entries.len() + n, Entry::default());
+        }
+        true
+    }
+
+    /// The bytes written so far and the bytes of the whole table.
+    pub fn progress(&self) -> (usize, usize) {
+        let size = core::mem::size_of::<Entry>();
+        (self.entries.len() * size, self.slots * size)
+    }
+
+    /// The table, once [`TableBuilder::grow`] has made it whole; else the builder back.
+    pub fn finish(self) -> Result<Table, TableBuilder> {
+        if self.entries.len() == self.slots {
+            Ok(Table::with_entries(self.entries, self.superiority))
+        } else {
+            Err(self)
+        }
+    }
+}
+
 impl Table {
     /// A table of at least `entries` entries (rounded up to a power of two, at least 64).
     /// With `superiority` off, look-ups match exact hands only and proofs and disproofs
@@ -124,6 +166,22 @@ impl Table {
         v.try_reserve_exact(slots)?;
         v.resize(slots, Entry::default());
         Ok(Table::with_entries(v, superiority))
+    }
+
+    /// A table of at least `entries` entries to be filled in by [`TableBuilder::grow`], a
+    /// step at a time: the address space is reserved here, at once, and the memory is
+    /// committed as the steps write it. Committing is what takes the time (32 s for 4 GiB
+    /// on a busy virtual machine), so a caller that must answer by a deadline, or at a
+    /// `stop`, can grow it between looks at its clock and resume later.
+    pub fn builder(entries: usize, superiority: bool) -> Result<TableBuilder, TryReserveError> {
+        let slots = Table::slots(entries).unwrap_or(usize::MAX);
+        let mut v = Vec::new();
+        v.try_reserve_exact(slots)?;
+        Ok(TableBuilder {
+            entries: v,
+            slots,
+            superiority,
+        })
     }
 
     fn with_entries(entries: Vec<Entry>, superiority: bool) -> Table {

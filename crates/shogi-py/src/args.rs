@@ -44,6 +44,42 @@ pub fn opt_int_in(
     value.map(|v| int_in(v, name, range)).transpose()
 }
 
+/// A count, read as the command line reads `--nodes` or `--samples`: an int (or anything
+/// with `__index__`), a float that is a whole number (`1e6`, as Python writes a million
+/// most briefly), or text in the forms of [`shogi_estimate::parse_count`] (`"1e6"`,
+/// `"2.5e6"`, `"5_000_000"`); at least `min`. A `TypeError` or `ValueError` names the
+/// argument.
+pub fn count(value: &Bound<'_, PyAny>, name: &str, min: u64) -> PyResult<u64> {
+    let n = if let Ok(text) = value.extract::<String>() {
+        shogi_estimate::parse_count(&text)
+            .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?
+    } else if value.is_instance_of::<pyo3::types::PyFloat>() {
+        let f: f64 = value.extract()?;
+        // 2^64 is exactly representable, so the test is exact.
+        if !(f.is_finite() && f.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&f))
+        {
+            return Err(PyValueError::new_err(format!(
+                "{name} must be a whole number from {min} to {}, got {f}",
+                u64::MAX
+            )));
+        }
+        f as u64
+    } else {
+        return int_in(value, name, min..=u64::MAX);
+    };
+    if n < min {
+        return Err(PyValueError::new_err(format!(
+            "{name} must be at least {min}, got {n}"
+        )));
+    }
+    Ok(n)
+}
+
+/// [`count`] for an optional argument: `None` stays `None`.
+pub fn opt_count(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<u64>> {
+    value.map(|v| count(v, name, 0)).transpose()
+}
+
 /// An int for an error message: in full when short, else its sign and length, so that a
 /// mistaken `10**100000` does not fill the screen.
 pub fn shown(n: &BigInt) -> String {

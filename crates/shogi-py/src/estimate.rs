@@ -1,7 +1,7 @@
 //! `estimate`: the Monte Carlo estimate of docs/METHOD.md §1, with the GIL released and
 //! progress reported to an optional callback.
 
-use crate::args::{game, int_in, opt_int_in, to_py, value_error};
+use crate::args::{count, game, opt_count, opt_int_in, to_py, value_error};
 use core::ops::ControlFlow;
 use pyo3::prelude::*;
 use shogi_estimate::{
@@ -177,13 +177,13 @@ fn config_of(
     estimator: Option<&str>,
 ) -> PyResult<RunConfig> {
     let method: Method = method.parse().map_err(value_error)?;
-    let mut config = RunConfig::new(self::game(game)?, int_in(samples, "samples", 1..=u64::MAX)?)
-        .with_method(method);
+    let mut config =
+        RunConfig::new(self::game(game)?, count(samples, "samples", 1)?).with_method(method);
     if let Some(seed) = opt_int_in(seed, "seed", 0..=u64::MAX)? {
         config.seed = seed;
     }
-    config.max_expanded = opt_int_in(max_expanded, "max_expanded", 0..=u64::MAX)?;
-    config.max_nodes = opt_int_in(max_nodes, "max_nodes", 0..=u64::MAX)?;
+    config.max_expanded = opt_count(max_expanded, "max_expanded")?;
+    config.max_nodes = opt_count(max_nodes, "max_nodes")?;
     if let Some(space) = space {
         config.space = space.parse::<Space>().map_err(value_error)?;
     }
@@ -235,13 +235,13 @@ fn config_of(
 /// The samples `estimate` draws with `seed`, from `first` on, each with the verdict the
 /// estimate counts: a list of the dictionaries `shogi-count sample --json` prints (`index`,
 /// `rank`, `sfen`, `verdict`, `expanded`, and `kk` and `moves` for a reachable sample).
-/// `method`, `space`, `phase2_rate` and `estimator` are the run's, as in `estimate` (but
-/// `method` defaults to `"fast"`, as `shogi-count sample` does: each sample's own
-/// verdict); with the conditional estimator each record also has `king_squares`,
+/// `method`, `space`, `phase2_rate` and `estimator` are the run's, as in `estimate`, whose
+/// default method (`"conditional"`) `shogi-count sample` shares (`"fast"`: each sample's
+/// own verdict); with the conditional estimator each record also has `king_squares`,
 /// `safe_squares` and `chosen` (docs/METHOD.md §10.8). The GIL is released while
 /// sampling; Ctrl-C stops it between samples.
 #[pyfunction]
-#[pyo3(signature = (game="shogi", *, samples, seed=None, first=None, method="fast", space=None,
+#[pyo3(signature = (game="shogi", *, samples, seed=None, first=None, method="conditional", space=None,
                     phase2_rate=None, max_expanded=None, estimator=None))]
 #[allow(clippy::too_many_arguments)] // a Python signature of keyword arguments
 pub fn sample<'py>(

@@ -5,6 +5,7 @@
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use shogi_mate::SearchControl;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -21,6 +22,28 @@ const POLL: Duration = Duration::from_millis(50);
 pub fn interruptible<T: Send>(
     py: Python<'_>,
     stack: usize,
+    work: impl FnOnce(Arc<AtomicBool>) -> T + Send,
+) -> PyResult<T> {
+    interruptible_with(py, stack, || {}, work)
+}
+
+/// [`interruptible`] for a mate search, which looks at a [`SearchControl`] rather than a
+/// flag: a signal stops `control` too, and the search returns within
+/// [`shogi_mate::CHECK_INTERVAL`] nodes.
+pub fn interruptible_search<T: Send>(
+    py: Python<'_>,
+    stack: usize,
+    control: &SearchControl,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    interruptible_with(py, stack, || control.stop(), |_| work())
+}
+
+/// [`interruptible`], calling `on_signal` as well when a signal handler raises.
+fn interruptible_with<T: Send>(
+    py: Python<'_>,
+    stack: usize,
+    on_signal: impl Fn() + Send + Sync,
     work: impl FnOnce(Arc<AtomicBool>) -> T + Send,
 ) -> PyResult<T> {
     let cancel = Arc::new(AtomicBool::new(false));
@@ -44,6 +67,7 @@ pub fn interruptible<T: Send>(
                     if let Err(e) = Python::attach(|py| py.check_signals()) {
                         raised = Some(e);
                         cancel.store(true, Ordering::Relaxed);
+                        on_signal();
                     }
                 }
             }

@@ -1,30 +1,29 @@
 //! `mate` and `pass_count`: the checkmate search and the possible pass count of
 //! docs/METHOD.md §11–§13.
 
-use crate::args::{opt_int_in, to_py};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use crate::args::{opt_count, opt_int_in, to_py};
+use crate::interrupt::interruptible_search;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use shogi_cli::{MateSolvers, PassSolvers};
-use shogi_mate::{Defense, MateOptions, PassOptions};
+use shogi_mate::{Defense, MateOptions, PassOptions, SearchControl};
 
 /// The stack of the thread a search runs on: deep lines recurse deeply, and the
 /// interpreter's own thread may have little stack. Reserved, not committed: the binary
-/// gives its solver threads the same.
+/// gives its solver threads the same. The search runs there with the GIL released, and
+/// Ctrl-C (any signal handler's exception) stops it within a few milliseconds.
 const SEARCH_STACK: usize = 256 << 20;
 
-/// Runs `f` on a thread with [`SEARCH_STACK`], the GIL released meanwhile.
-fn on_search_thread<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
-    py.detach(|| {
-        std::thread::scope(|scope| {
-            std::thread::Builder::new()
-                .stack_size(SEARCH_STACK)
-                .spawn_scoped(scope, f)
-                .map_err(|e| format!("starting the search thread: {e}"))?
-                .join()
-                .map_err(|_| "the search thread panicked".to_string())
-        })
-    })
-    .map_err(PyRuntimeError::new_err)
+/// Runs `solve` (given the control that Ctrl-C stops) on a thread with [`SEARCH_STACK`];
+/// the library's error is a `ValueError`.
+fn search<T: Send>(
+    py: Python<'_>,
+    solve: impl FnOnce(SearchControl) -> Result<T, String> + Send,
+) -> PyResult<T> {
+    let control = SearchControl::new();
+    let worker = control.clone();
+    interruptible_search(py, SEARCH_STACK, &control, move || solve(worker))?
+        .map_err(PyValueError::new_err)
 }
 
 /// Searches a position for a checkmate by its side to move (docs/METHOD.md §11–§12) and
@@ -36,7 +35,7 @@ fn on_search_thread<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> Py
 ///
 /// The attacker may have no king; the defender holds every piece on neither the board
 /// nor the attacker's hand. `nodes` bounds the search (default 100,000,000, as the command
-/// line); the depth limit is the command line's too (4,096 plies); `shortest=True` proves
+/// line; 0 for no limit; an int, or a count as text such as `"1e6"`); the depth limit is the command line's too (4,096 plies); `shortest=True` proves
 /// the shortest mate, as `--shortest` (its length in `shortest`); `futile=True` applies the
 /// convention on futile interpositions (無駄合, §11.5), as `--futile`; the table is
 /// shogi-mate's default, 32 MiB (`shogi-count mate --table-mb 32`).
@@ -57,11 +56,14 @@ pub fn mate<'py>(
         futile_interpositions: futile,
         ..MateOptions::default()
     };
-    if let Some(n) = opt_int_in(nodes, "nodes", 0..=u64::MAX)? {
-        opts.max_nodes = n;
+    if let Some(n) = opt_count(nodes, "nodes")? {
+        opts.max_nodes = shogi_cli::node_limit(n);
     }
-    let record = on_search_thread(py, || MateSolvers::new(opts).solve(sfen))?
-        .map_err(PyValueError::new_err)?;
+    let record = search(py, |control| {
+        let mut solvers = MateSolvers::new(opts);
+        solvers.set_control(Some(control));
+        solvers.solve(sfen)
+    })?;
     to_py(py, &record)
 }
 
@@ -74,7 +76,7 @@ pub fn mate<'py>(
 /// `defense` is the defender's moves considered besides the pass after a quiet attacker
 /// move: `"none"` (threatmate), `"takeback"` (recaptures of the piece just moved) or
 /// `"all"` (brinkmate). Counts 0 to `max_passes` (default 3) are tried; `nodes` bounds the
-/// search (default 1,000,000; both as the command line). The table is 32 MiB. `ValueError` for an input that is no legal
+/// search (default 1,000,000; both as the command line; 0 for no limit). The table is 32 MiB. `ValueError` for an input that is no legal
 /// position. The GIL is released while searching.
 #[pyfunction]
 #[pyo3(signature = (sfen, defense="none", max_passes=None, nodes=None))]
@@ -99,10 +101,13 @@ pub fn pass_count<'py>(
     if let Some(n) = opt_int_in(max_passes, "max_passes", 0..=u64::from(u32::MAX))? {
         opts.max_passes = n as u32;
     }
-    if let Some(n) = opt_int_in(nodes, "nodes", 0..=u64::MAX)? {
-        opts.max_nodes = n;
+    if let Some(n) = opt_count(nodes, "nodes")? {
+        opts.max_nodes = shogi_cli::node_limit(n);
     }
-    let record = on_search_thread(py, || PassSolvers::new(opts).solve(sfen))?
-        .map_err(PyValueError::new_err)?;
+    let record = search(py, |control| {
+        let mut solvers = PassSolvers::new(opts);
+        solvers.set_control(Some(control));
+        solvers.solve(sfen)
+    })?;
     to_py(py, &record)
 }

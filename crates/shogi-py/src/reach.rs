@@ -1,7 +1,7 @@
 //! `classify` and `reach`: the stage verdict of docs/METHOD.md §5/§7 for a position, and the
 //! certificate of a reachable one.
 
-use crate::args::{opt_int_in, to_py, value_error};
+use crate::args::{opt_count, to_py, value_error};
 use crate::interrupt::interruptible;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -18,9 +18,10 @@ fn config(
 ) -> PyResult<SearchConfig> {
     Ok(SearchConfig {
         limits: Limits {
-            max_expanded: opt_int_in(max_expanded, "max_expanded", 0..=u64::MAX)?,
-            max_nodes: opt_int_in(max_nodes, "max_nodes", 0..=usize::MAX as u64)?
-                .map(|n| n as usize),
+            max_expanded: opt_count(max_expanded, "max_expanded")?,
+            // A count past this machine's addresses is no limit at all.
+            max_nodes: opt_count(max_nodes, "max_nodes")?
+                .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
         },
         ..SearchConfig::default()
     })

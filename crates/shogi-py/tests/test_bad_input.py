@@ -80,11 +80,11 @@ def test_position_errors():
         lambda: sc.unrank("1"),
         lambda: sc.unrank(None),
         lambda: sc.count(1),
-        lambda: sc.classify(START, max_expanded="10"),
-        lambda: sc.classify(START, max_nodes=1.5),
-        lambda: sc.mate(START, nodes="many"),
+        lambda: sc.classify(START, max_expanded=b"10"),
+        lambda: sc.classify(START, max_nodes=[1]),
+        lambda: sc.mate(START, nodes=b"1e6"),
         lambda: sc.pass_count(START, max_passes=2.0),
-        lambda: sc.estimate("mini", samples="1e6"),
+        lambda: sc.estimate("mini", samples=b"1e6"),
         lambda: sc.estimate("mini", samples=10, progress=5),
         lambda: sc.estimate("mini", samples=10, method=None),
         lambda: sc.estimate("mini"),  # samples is required
@@ -109,6 +109,12 @@ def test_wrong_types_raise_type_error(call):
         lambda: sc.reach(START, max_expanded=-(10**30)),
         lambda: sc.mate(START, nodes=-1),
         lambda: sc.mate(START, nodes=2**64),
+        # Counts are read as the command line reads them: whole numbers only.
+        lambda: sc.mate(START, nodes="many"),
+        lambda: sc.mate(START, nodes="1.5"),
+        lambda: sc.mate(START, nodes=1e30),
+        lambda: sc.classify(START, max_nodes=1.5),
+        lambda: sc.estimate("mini", samples="0"),
         lambda: sc.pass_count(START, defense="some"),
         lambda: sc.pass_count(START, max_passes=-1),
         lambda: sc.pass_count(START, max_passes=2**32),
@@ -210,3 +216,16 @@ def test_mangled_sfens_never_crash_the_interpreter():
     ok, bad = map(int, done.stdout.split())
     # Both kinds of input must occur, or the test proves little.
     assert ok > 300 and bad > 1000, (ok, bad)
+
+
+def test_counts_are_read_as_the_command_line_reads_them():
+    # Issue 35, D8: one parser for counts, `1e6` and `5_000_000` included, in every command
+    # and here; and a node limit of 0 is none, as USI's NodesLimit 0 and `mate --nodes 0`.
+    mate3 = "7+P1/5R1s1/6ks1/9/5L1p1/9/9/9/9 b R2b4g2s4n3l16p 1"
+    want = sc.mate(mate3, nodes=1_000_000)
+    for nodes in ["1e6", "1_000_000", 1e6, "0", 0]:
+        assert sc.mate(mate3, nodes=nodes) == want, nodes
+    assert sc.classify("rbsgk/4p/5/P4/KGSBR b - 1", max_expanded="1e5")["verdict"] == "reachable"
+    assert sc.pass_count("2k2/5/2G2/5/4K b G 1", nodes="1e5")["verdict"] == "proved"
+    timeless = lambda run: {k: v for k, v in run.items() if k not in ("elapsed_seconds", "samples_per_second")}
+    assert timeless(sc.estimate("mini", samples="2e3", seed=3)) == timeless(sc.estimate("mini", samples=2000, seed=3))

@@ -49,3 +49,18 @@ def test_perft_counts_through_the_interruptible_path():
     # and testdata/perft/mini.perft).
     assert [sc.Position.startpos().perft(d) for d in range(3, 6)] == [25470, 719731, 19861490]
     assert sc.Position.startpos("mini").perft(5) == 533203
+
+
+# Two rooks and two bishops against a king whose side holds every other piece: millions of
+# nodes without a verdict (crates/shogi-cli/tests/integration/usi_engine.rs).
+HARD = "4k4/9/9/9/9/9/9/9/8K b 2R2B4g4s4n4l18p 1"
+
+
+def test_ctrl_c_stops_the_mate_searches():
+    # Issue 35: `mate` and `pass_count` ignored Ctrl-C until the search ended (10 s in a
+    # trial; with no node limit, never).
+    for call in [f'sc.mate("{HARD}", nodes=10**12)', f'sc.pass_count("{HARD}", nodes=10**12)']:
+        words = run_interrupted(call)
+        assert words[:2] == ["interrupted", "after"], (call, words)
+        assert float(words[2]) < 30, (call, words)
+        assert words[3] == "25470", (call, words)

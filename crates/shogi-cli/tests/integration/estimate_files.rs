@@ -58,7 +58,8 @@ fn a_shard_without_samples_is_refused() {
 }
 
 /// Standard error a pipe whose reader has gone: the notes of a resumed run (printed at once)
-/// must not end it; it runs to the end and saves its result.
+/// must not make it panic; it saves its state and stops, exit 141, as for a closed standard
+/// output, and a resume goes on from there.
 #[cfg(unix)]
 #[test]
 fn a_closed_standard_error_does_not_end_a_run() {
@@ -79,7 +80,19 @@ fn a_closed_standard_error_does_not_end_a_run() {
         .unwrap();
     drop(child.stderr.take());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert!(RunState::load(&f).unwrap().complete);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("\"samples\":100000"));
+    assert_eq!(out.status.code(), Some(141));
+    let saved = RunState::load(&f).unwrap();
+    assert!(
+        saved.next > 40_000,
+        "the checkpoint holds the samples counted"
+    );
+    let (ok, report, err) = run(&[
+        "estimate",
+        "--out",
+        f.to_str().unwrap(),
+        "--resume",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    assert!(report.contains("\"samples\":100000"));
 }

@@ -2,8 +2,8 @@
 //! or hostile inputs.
 //!
 //! One test binary per package, a module per suite: every test binary is a link of the
-//! whole dependency graph, and the first `cargo test` pays for each (README.md, "How long
-//! it takes").
+//! whole dependency graph, and the first `cargo test` pays for each (docs/BENCHMARKS.md,
+//! "The first `cargo test`").
 
 mod common;
 mod estimate_cmds;

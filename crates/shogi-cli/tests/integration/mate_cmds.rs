@@ -329,3 +329,57 @@ fn futile_interpositions_end_the_line_where_the_convention_says() {
         assert_eq!(v["moves"][0], "3c3b+", "{out}");
     }
 }
+
+/// Issue 35, D8: counts were read by each command its own way (`estimate --max-expanded
+/// 1e6` accepted, `mate --nodes 1e6` and `classify --max-expanded 1e6` refused), and
+/// `mate --nodes 0` stopped at once where USI's `NodesLimit 0` means no limit. Every count
+/// is now read as `estimate` reads it, and a node limit of 0 is none everywhere.
+#[test]
+fn counts_are_read_alike_and_a_node_limit_of_0_is_none() {
+    for nodes in ["1e6", "1_000_000", "1000000", "2.5e6", "0"] {
+        let (ok, out, err) = crate::common::run(&[
+            "mate",
+            "--table-mb",
+            "1",
+            "--nodes",
+            nodes,
+            NO_ATTACKER_KING,
+        ]);
+        assert!(ok, "--nodes {nodes}: {err}");
+        assert!(out.starts_with("mate 3 "), "--nodes {nodes}: {out}");
+    }
+    let (ok, out, err) = crate::common::run(&[
+        "pass-count",
+        "--table-mb",
+        "1",
+        "--nodes",
+        "1e5",
+        "2k2/5/2G2/5/4K b G 1",
+    ]);
+    assert!(ok && out.starts_with("proved 0 "), "{out} {err}");
+    for limit in ["--max-expanded", "--max-nodes"] {
+        let (ok, out, err) =
+            crate::common::run(&["classify", limit, "1e6", "rbsgk/4p/5/P4/KGSBR b - 1"]);
+        assert!(ok && out.starts_with("reachable "), "{limit}: {out} {err}");
+    }
+    // Refused alike, as usage errors that name the option.
+    for (args, option) in [
+        (&["mate", "--nodes", "1.5", NO_ATTACKER_KING][..], "--nodes"),
+        (
+            &["classify", "--max-expanded", "1e-3", NO_ATTACKER_KING],
+            "--max-expanded",
+        ),
+        (
+            &["pass-count", "--nodes", "-5", NO_ATTACKER_KING],
+            "--nodes",
+        ),
+    ] {
+        let out = crate::common::shogi_count(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("invalid value for {option}")),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -210,3 +210,43 @@ fn a_full_disk_is_an_error() {
         );
     }
 }
+
+/// Issue 35, D1: a standard error whose reader is gone (as in
+/// `shogi-count perft 5 2>&1 >out.txt | (exec 0<&-; sleep 1)`) made every note on it a
+/// panic, exit code 101. A
+/// closed standard error now loses only the notes: the results still reach standard
+/// output, and the exit code is 141 as for a closed standard output.
+#[test]
+fn a_closed_standard_error_loses_only_the_notes() {
+    // Each writes to standard error: a note, a count, or an invalid input's reason.
+    let cases: [(&[&str], &str); 6] = [
+        (&["perft", "--game", "mini", "3"], "2512"),
+        (&["unmoves", AFTER_7G7F], "lnsgkgsnl"),
+        (&["classify", KK_MINI], "4k/5/5/5/K4 b - 1"),
+        (&["reach", KK_MINI, "--max-expanded", "1e3"], "4k/5/5/5/K4"),
+        (&["classify", "not a position"], "invalid 0 not a position"),
+        (
+            &["mate", "--table-mb", "1", MINI_MATE1, "4k/5/5/5/K4 x - 1"],
+            "mate 1 ",
+        ),
+    ];
+    for (args, expected) in cases {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = temp("out");
+        let status = Command::new(env!("CARGO_BIN_EXE_shogi-count"))
+            .args(args)
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(writer)
+            .status()
+            .expect("the binary runs");
+        let printed = std::fs::read_to_string(&out).unwrap_or_default();
+        let _ = std::fs::remove_file(&out);
+        assert_ne!(status.code(), Some(101), "{args:?} panicked");
+        assert!(printed.contains(expected), "{args:?}: {printed}");
+        // An invalid input is still an error; otherwise the reader's leaving is reported.
+        let invalid = args.contains(&"not a position") || args[0] == "mate";
+        let code = if invalid { 1 } else { 141 };
+        assert_eq!(status.code(), Some(code), "{args:?}: {printed}");
+    }
+}

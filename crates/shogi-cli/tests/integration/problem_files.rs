@@ -66,7 +66,16 @@ fn kif_output_reads_back() {
         // Shift_JIS for .kif, UTF-8 for .kifu.
         let out = tmp.join(if i % 4 == 0 { "a.kif" } else { "a.kifu" });
         let out = out.to_str().unwrap();
-        let (ok, line, err) = run(&["mate", "--defender-hand", "sfen", "--kif", out, sfen]);
+        // The same two names again and again: --force replaces the last one's.
+        let (ok, line, err) = run(&[
+            "mate",
+            "--defender-hand",
+            "sfen",
+            "--force",
+            "--kif",
+            out,
+            sfen,
+        ]);
         if verdict != "mate" {
             assert!(!ok && err.contains("no mate found"), "{err}");
             continue;
@@ -103,5 +112,62 @@ fn bad_files_are_refused_with_the_line() {
         let (ok, _, err) = run(&["mate", "--file", path.to_str().unwrap()]);
         assert!(!ok && err.contains(want), "{name}: {err}");
     }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// Issue 35, D2: `mate --file p.csa --kif p.csa` replaced the problem with its solution,
+/// and `--kif` any existing file, silently. An existing file is now refused before the
+/// search unless `--force`, and an input always; links are followed, not replaced.
+#[test]
+fn kif_output_never_replaces_an_input_or_an_existing_file() {
+    let tmp = std::env::temp_dir().join(format!("shogi-count-kif-new-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    let problem = tmp.join("p.csa");
+    let original = std::fs::read(format!("{}/public-mate5.csa", dir())).unwrap();
+    std::fs::write(&problem, &original).unwrap();
+    let p = problem.to_str().unwrap();
+    // Its own input, with and without --force, by its name or through a link.
+    let link = tmp.join("link.csa");
+    std::os::unix::fs::symlink(&problem, &link).unwrap();
+    for args in [
+        vec!["mate", "--file", p, "--kif", p],
+        vec!["mate", "--file", p, "--kif", p, "--force"],
+        vec![
+            "mate",
+            "--file",
+            p,
+            "--force",
+            "--kif",
+            link.to_str().unwrap(),
+        ],
+    ] {
+        let (ok, out, err) = run(&args);
+        assert!(!ok && out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("is also an input"), "{args:?}: {err}");
+        assert_eq!(std::fs::read(&problem).unwrap(), original, "{args:?}");
+    }
+    // Another existing file: refused before any search, then replaced with --force.
+    let other = tmp.join("old.kif");
+    std::fs::write(&other, "keep me").unwrap();
+    let o = other.to_str().unwrap();
+    let (ok, out, err) = run(&["mate", "--file", p, "--kif", o]);
+    assert!(!ok && out.is_empty(), "{out}");
+    assert!(err.contains("exists: give --force"), "{err}");
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "keep me");
+    let (ok, _, err) = run(&["mate", "--file", p, "--kif", o, "--force"]);
+    assert!(ok, "{err}");
+    assert!(std::fs::read(&other).unwrap().len() > 100);
+    // Through a link to a new name: the file is written where the link points.
+    let target = tmp.join("target.kifu");
+    let out_link = tmp.join("out-link.kifu");
+    std::os::unix::fs::symlink(&target, &out_link).unwrap();
+    let (ok, _, err) = run(&["mate", "--file", p, "--kif", out_link.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(std::fs::symlink_metadata(&out_link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&target).unwrap().contains("手数"));
     let _ = std::fs::remove_dir_all(&tmp);
 }

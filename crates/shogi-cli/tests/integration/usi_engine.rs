@@ -259,3 +259,77 @@ fn the_engine_runs_under_its_own_name_and_ends_with_its_input() {
     assert!(ok);
     assert!(out.contains("usiok") && out.contains("readyok"), "{out}");
 }
+
+/// Issue 35, D4: a table allocated inside `go` (options changed without `isready`, or the
+/// first Mini Shogi position) held the time limit and `stop` until the whole table was
+/// committed, 32.5 s for 4 GiB on a busy machine. The allocation now looks at the search's
+/// control between steps: a `go mate 0` or a `stop` ends it, says so, and answers; what was
+/// allocated is kept, and `isready` finishes it. (No time is asserted: the note is what
+/// shows that the answer did not wait for the table.)
+#[test]
+fn a_table_allocated_inside_go_yields_to_the_time_limit_and_stop() {
+    const MINI_MATE1: &str = "2k2/5/2G2/5/4K b G 1";
+    let allocating = |lines: &[String]| {
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string the table of 1024 MiB was still being allocated"))
+    };
+    let mut e = Engine::start();
+    e.send(b"usi");
+    e.until("usiok");
+    e.send(b"isready");
+    e.until("readyok");
+    // No `isready` after this: the `go` must allocate the new table.
+    e.send(b"setoption name USI_Hash value 1024");
+    let (answer, lines) = e.solve(MINI_MATE1, "go mate 0");
+    assert_eq!(answer, "timeout", "{lines:?}");
+    assert!(allocating(&lines), "{lines:?}");
+    // `stop` during the allocation: the Mini Shogi table is still far from whole.
+    e.send(b"go mate infinite");
+    e.send(b"stop");
+    let lines = e.until("checkmate");
+    assert_eq!(lines.last().unwrap(), "checkmate timeout", "{lines:?}");
+    assert!(allocating(&lines), "{lines:?}");
+    // `isready` finishes the table, and the next `go` searches.
+    e.send(b"isready");
+    e.until("readyok");
+    let (answer, lines) = e.solve(MINI_MATE1, "go mate 60000");
+    assert_eq!(answer, "G*3b", "{lines:?}");
+    assert!(!allocating(&lines), "{lines:?}");
+    e.send(b"quit");
+    assert!(crate::common::wait_or_fail(&mut e.child, "quit").success());
+}
+
+/// Issue 35, D5: a `position` line over 1 MiB was cut at 1 MiB and obeyed, so the engine
+/// searched a position the GUI never sent (here the problem without its move, a mate in 1
+/// instead of no problem at all). It is now refused whole: no position, and a `go` after
+/// it answers `checkmate timeout`.
+#[test]
+fn an_over_long_line_is_refused_not_cut() {
+    let mut e = Engine::start();
+    e.send(b"usi");
+    e.until("usiok");
+    e.send(b"isready");
+    e.until("readyok");
+    let mut line = b"position sfen 2k2/5/2G2/5/4K b G 1".to_vec();
+    line.extend(std::iter::repeat_n(b' ', 1 << 20));
+    line.extend_from_slice(b"moves G*3b");
+    e.send(&line);
+    e.send(b"go mate 10000");
+    let lines = e.until("checkmate");
+    assert_eq!(lines.last().unwrap(), "checkmate timeout", "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string a line of more than") && l.contains("refused")),
+        "{lines:?}"
+    );
+    // A refused `go` is answered, so that no GUI waits for it.
+    let mut go = b"go mate".to_vec();
+    go.extend(std::iter::repeat_n(b' ', 1 << 20));
+    go.extend_from_slice(b"1000");
+    e.send(&go);
+    assert_eq!(e.until("checkmate").pop().unwrap(), "checkmate timeout");
+    e.send(b"quit");
+    assert!(crate::common::wait_or_fail(&mut e.child, "quit").success());
+}

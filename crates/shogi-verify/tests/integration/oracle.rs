@@ -11,7 +11,7 @@ use shogi_reach::{is_kk, SearchConfig, Searcher};
 use shogi_retro::{predecessors, Unmove};
 use shogi_verify::oracle::{
     brute_has_predecessor, brute_predecessors, brute_predecessors_unpruned, closure, oracle_phase1,
-    Phase1,
+    replay_certificate, Phase1,
 };
 use shogi_verify::rng::test_rng;
 use shogi_verify::sweep::random_start;
@@ -308,4 +308,47 @@ fn the_oracle_closure_agrees_with_the_search() {
         }
     }
     assert!(found > 100, "{found}");
+}
+
+/// The one sample found whose verdict depends on the reading of the drop-pawn-mate rule
+/// (`cargo xtask pawn-drop-sensitivity --game mini --samples 1e8 --phase2-rate 0.3`, sample
+/// 84867466 of seed 1): Black has only its king and no legal move, without being in check.
+/// Under the usual rule White's last move can be the pawn drop that left Black so (legal:
+/// it gives no check), and the position is reachable; under the paper's reading that drop is
+/// illegal, no other last move leads there, and the oracle's closure, like the search, finds
+/// it unreachable.
+#[test]
+fn a_stalemate_by_a_pawn_drop_is_reachable_only_under_the_usual_rule() {
+    let pos = mini("rg1g+r/5/2p1k/bp+b1s/K3s b - 1");
+    let mut moves = shogi_core::MoveList::new();
+    pos.legal_moves(&mut moves);
+    assert!(moves.is_empty());
+    assert!(!pos.in_check(shogi_core::Color::Black));
+    // Under the usual rule: the search's certificate replays forward from a KK position;
+    // under the paper's reading its last move, the pawn drop, is not among the legal moves.
+    let found = Searcher::<MiniShogi>::new(SearchConfig::default()).search(&pos);
+    let cert = found.certificate.expect("reachable under the usual rule");
+    assert_eq!(
+        cert.moves
+            .last()
+            .map(|m| m.to_usi::<MiniShogi>())
+            .as_deref(),
+        Some("P*4d")
+    );
+    replay_certificate(&cert.kk, &cert.moves, &pos, Rules::default()).unwrap();
+    let paper = Rules {
+        pawn_drop: PawnDropRule::NoLegalReply,
+    };
+    let err = replay_certificate(&cert.kk, &cert.moves, &pos, paper).unwrap_err();
+    assert!(err.contains("P*4d"), "{err}");
+    let c = closure(&pos, paper, 1_000_000);
+    assert!(c.proves_unreachable(), "{c:?}");
+    let search = SearchConfig {
+        rules: paper,
+        ..SearchConfig::default()
+    };
+    assert_eq!(
+        Searcher::<MiniShogi>::new(search).search(&pos).verdict,
+        shogi_reach::Verdict::Unreachable
+    );
 }

@@ -6,6 +6,11 @@
 //! Reads `cargo metadata --locked`: offline when the registry cache already holds every
 //! locked package (the usual case after a build), else online, because a fresh machine has
 //! only downloaded its own platform's packages and the check covers every platform's.
+//!
+//! A unit test of xtask's binary, not an integration test under `xtask/tests/`: a package
+//! with integration tests has its binary built besides its test harness, and xtask's binary
+//! was the single longest compilation of the first `cargo test` (174 s of 939 on a busy
+//! 2-core machine: docs/BENCHMARKS.md, "The first `cargo test`").
 
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
