@@ -35,10 +35,13 @@ pub enum EstimateCommand {
         /// Print the report as one JSON object.
         #[arg(long)]
         json: bool,
-        /// Write the merged counters to this new file (the format of `--out`; an existing
-        /// file, an input among them, is never overwritten).
+        /// Write the merged counters to this file (the format of `--out`): a new one, or an
+        /// existing one with --force, but never one of the inputs.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Replace an existing --out file (never an input).
+        #[arg(long, requires = "out")]
+        force: bool,
         /// Report the shards present even if some are missing (the report says which).
         #[arg(long)]
         partial: bool,
@@ -79,6 +82,10 @@ pub struct EstimateArgs {
     /// must agree with the saved ones. Without the file, start the run afresh.
     #[arg(long, requires = "out")]
     resume: bool,
+    /// Start a new run over an existing --out file, which the first checkpoint replaces
+    /// (without it, an existing file is only continued, with --resume).
+    #[arg(long, requires = "out", conflicts_with = "resume")]
+    force: bool,
     /// Run only slice K of N disjoint slices of the sample indices (K from 0 to N-1);
     /// `shogi-count merge` adds the slices up [default: 0/1, the whole run].
     #[arg(long, value_parser = Shard::parse, allow_hyphen_values = true)]
@@ -187,23 +194,10 @@ pub fn run_command(cmd: EstimateCommand) -> Result<(), String> {
             json,
             out,
             partial,
+            force,
             files,
-        } => merge_command(&files, out.as_deref(), partial, json),
+        } => merge_command(&files, out.as_deref(), partial, json, force),
     }
-}
-
-/// Checks that `path` names no file yet and that a file can be written there: for the
-/// commands that write only new files (`merge --out`, `upgrade-run --out`), so that they
-/// never overwrite an input or an earlier result.
-pub fn claim_new_file(path: &Path) -> Result<(), String> {
-    if std::fs::symlink_metadata(path).is_ok() {
-        return Err(format!(
-            "{} exists: this command writes only a new file (it never overwrites an input or \
-             an earlier result); choose another --out",
-            path.display()
-        ));
-    }
-    check_writable(path).map_err(|e| e.to_string())
 }
 
 /// The statement of a run's estimate and the bounds on its systematic errors, as text.
@@ -227,9 +221,12 @@ fn merge_command(
     out: Option<&Path>,
     partial: bool,
     json: bool,
+    force: bool,
 ) -> Result<(), String> {
     if let Some(path) = out {
-        claim_new_file(path)?;
+        let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+        crate::files::check_output(path, "--out", force, &inputs)?;
+        check_writable(path).map_err(|e| e.to_string())?;
     }
     let mut states = Vec::new();
     for f in files {
@@ -451,7 +448,7 @@ fn estimate(mut a: EstimateArgs) -> Result<(), String> {
     let threads = thread_count(a.threads)?;
     // The file itself, not a link to it: a checkpoint replaces what it is written to.
     if let Some(out) = &a.out {
-        a.out = Some(crate::out_file::resolve(out)?);
+        a.out = Some(crate::files::followed(out));
     }
     // One run a file, for the run's life (released when this process ends, however).
     let _claim = match &a.out {
@@ -512,9 +509,10 @@ fn estimate(mut a: EstimateArgs) -> Result<(), String> {
             ));
             fresh(&a)?
         }
-        Some(path) if existing => {
+        Some(path) if existing && !a.force => {
             return Err(format!(
-                "{} exists: pass --resume to continue that run, or choose another --out",
+                "{} exists: pass --resume to continue that run, --force to start a new one \
+                 over it, or choose another --out",
                 path.display()
             ))
         }

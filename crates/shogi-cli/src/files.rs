@@ -64,8 +64,10 @@ pub fn write_output(out: &Path, option: &str, force: bool, bytes: &[u8]) -> Resu
 
 /// `path` with the links it names followed, even to a file that does not exist yet: a new
 /// file must not be refused (`create_new` fails on any link) nor written in the link's
-/// place. A link that cannot be read, or a chain of 40, is left to the write to report.
-fn followed(path: &Path) -> PathBuf {
+/// place (`estimate --out` writes its checkpoints beside the file and renames them over it,
+/// which would replace a link). A link that cannot be read, or a chain of 40, is left to
+/// the write to report.
+pub fn followed(path: &Path) -> PathBuf {
     let mut path = path.to_path_buf();
     // `read_link` fails on anything that is no link: the end of the chain.
     for _ in 0..40 {

@@ -1,33 +1,9 @@
-//! The `--out` file of a run: followed through symbolic links (a checkpoint replaces the file
-//! it is written to, never the link that names it), and claimed by one run at a time with an
-//! exclusive lock held for the run's life.
+//! The `--out` file of a run, claimed by one run at a time with an exclusive lock held for the
+//! run's life (links are followed first: `files::followed`).
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
-
-/// The file a path names, through any chain of symbolic links (a dangling link names the
-/// file it would point to, to be created there). Each checkpoint is written beside that
-/// file and renamed over it, so the link stays a link.
-pub fn resolve(path: &Path) -> Result<PathBuf, String> {
-    let mut p = path.to_path_buf();
-    for _ in 0..40 {
-        match std::fs::symlink_metadata(&p) {
-            Ok(m) if m.file_type().is_symlink() => {
-                let target = std::fs::read_link(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-                p = match p.parent() {
-                    Some(dir) if target.is_relative() => dir.join(target),
-                    _ => target,
-                };
-            }
-            _ => return Ok(p),
-        }
-    }
-    Err(format!(
-        "{}: too many levels of symbolic links",
-        path.display()
-    ))
-}
 
 /// The claim of one run on its `--out` file: an exclusive lock on `F.lock` beside it, released
 /// when the run ends (or its process dies: the system releases it). The lock file stays; it

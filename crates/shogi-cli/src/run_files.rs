@@ -349,17 +349,13 @@ fn upgrade_run(
     binaries: &[(usize, String)],
     notes: &[(usize, String)],
 ) -> Result<(), String> {
-    let out = &crate::out_file::resolve(out)?;
-    crate::estimate_cmds::claim_new_file(out)?;
+    let mut inputs: Vec<&Path> = vec![file];
+    inputs.extend(checkpoints.iter().map(PathBuf::as_path));
+    crate::files::check_output(out, "--out", false, &inputs)?;
+    shogi_estimate::check_writable(out).map_err(|e| e.to_string())?;
     let last = RunState::load(file).map_err(|e| e.to_string())?;
     let mut points = Vec::new();
     for p in checkpoints {
-        if same_file(p, file) || same_file(p, out) {
-            return Err(format!(
-                "{}: a checkpoint cannot be the file converted or the new file",
-                p.display()
-            ));
-        }
         points.push(RunState::load(p).map_err(|e| e.to_string())?);
     }
     let n = points.len() + 1;
@@ -386,12 +382,4 @@ fn upgrade_run(
         state.progress().0
     );
     Ok(())
-}
-
-/// Whether two paths name the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
-    }
 }

@@ -96,3 +96,95 @@ fn a_closed_standard_error_does_not_end_a_run() {
     assert!(ok, "{err}");
     assert!(report.contains("\"samples\":100000"));
 }
+
+/// `--force`: `estimate` starts a new run over an existing `--out`, `merge --out` replaces an
+/// existing file, but never one of its own inputs.
+#[test]
+fn force_replaces_an_existing_file_but_never_an_input() {
+    let d = dir("force");
+    let s = |name: &str| d.join(name).to_str().unwrap().to_string();
+    for k in 0..2 {
+        let shard = format!("{k}/2");
+        let (ok, _, err) = run(&[
+            "estimate",
+            "--game",
+            "mini",
+            "--samples",
+            "2e4",
+            "--seed",
+            "9",
+            "--shard",
+            &shard,
+            "--out",
+            &s(&format!("s{k}.json")),
+            "-q",
+        ]);
+        assert!(ok, "{err}");
+    }
+    std::fs::write(d.join("taken.json"), "something else").unwrap();
+    let (ok, _, err) = run(&[
+        "merge",
+        "--out",
+        &s("taken.json"),
+        &s("s0.json"),
+        &s("s1.json"),
+    ]);
+    assert!(!ok && err.contains("exists: give --force"), "{err}");
+    let (ok, _, err) = run(&[
+        "merge",
+        "--force",
+        "--out",
+        &s("s0.json"),
+        &s("s0.json"),
+        &s("s1.json"),
+    ]);
+    assert!(!ok && err.contains("is also an input"), "{err}");
+    assert!(RunState::load(&d.join("s0.json")).unwrap().complete);
+    let (ok, _, err) = run(&[
+        "merge",
+        "--force",
+        "--out",
+        &s("taken.json"),
+        &s("s0.json"),
+        &s("s1.json"),
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        RunState::load(&d.join("taken.json"))
+            .unwrap()
+            .counters
+            .samples,
+        20_000
+    );
+
+    let (ok, _, err) = run(&[
+        "estimate",
+        "--game",
+        "mini",
+        "--samples",
+        "1e4",
+        "--out",
+        &s("taken.json"),
+        "-q",
+    ]);
+    assert!(!ok && err.contains("--force to start a new one"), "{err}");
+    let (ok, _, err) = run(&[
+        "estimate",
+        "--game",
+        "mini",
+        "--samples",
+        "1e4",
+        "--out",
+        &s("taken.json"),
+        "--force",
+        "-q",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        RunState::load(&d.join("taken.json"))
+            .unwrap()
+            .counters
+            .samples,
+        10_000
+    );
+}

@@ -470,7 +470,7 @@ fn merge_refuses_what_would_fake_a_result() {
     let before = std::fs::read(&paths[0].0).unwrap();
     refused(
         &["merge", "--out", &p(0), &p(0), &p(1), &p(2), &p(3)],
-        &["exists"],
+        &["is also an input"],
     );
     assert_eq!(std::fs::read(&paths[0].0).unwrap(), before);
     refused(
