@@ -50,6 +50,10 @@ pub enum RunFileCommand {
         /// No progress output.
         #[arg(long, short)]
         quiet: bool,
+        /// Recount nothing: print the file's segments, its estimate and the bounds on its
+        /// systematic errors only (the file is still checked: checksum, schema, sums).
+        #[arg(long, conflicts_with_all = ["segment", "segments", "samples"])]
+        no_recount: bool,
     },
     /// Convert a state file of format 2 (one set of counters for the whole run) into the
     /// current format (one segment per stretch between checkpoints), keeping the old file.
@@ -100,8 +104,10 @@ pub fn run_command(cmd: RunFileCommand) -> Result<(), String> {
             threads,
             json,
             quiet,
+            no_recount,
         } => {
             let choice = match (segment.is_empty(), segments) {
+                _ if no_recount => Some(Choice::Segments(Vec::new())),
                 (false, _) => Some(Choice::Segments(segment)),
                 (true, Some(k)) => Some(Choice::RandomSegments(k)),
                 (true, None) => None,
@@ -183,7 +189,7 @@ fn verify_run(
             );
         }
     };
-    if !quiet {
+    if !quiet && !plan.is_empty() {
         crate::output::note!(
             "verify-run: recounting {total} samples ({} {}) of {} with {} on {threads} threads",
             plan.len(),
@@ -277,32 +283,36 @@ impl Verified<'_> {
                 }
             );
         }
-        let _ = writeln!(
-            t,
-            "recounted with {} on {threads} threads in {seconds:.1} s (seed {seed}):",
-            Binary::this().short()
-        );
-        for r in recounts {
+        if recounts.is_empty() {
+            let _ = writeln!(t, "nothing recounted");
+        } else {
             let _ = writeln!(
                 t,
-                "  segment {:>3}, {} {}..{}: {}",
-                r.segment,
-                r.unit,
-                r.start,
-                r.end,
-                r.difference.as_deref().unwrap_or("equal")
+                "recounted with {} on {threads} threads in {seconds:.1} s (seed {seed}):",
+                Binary::this().short()
+            );
+            for r in recounts {
+                let _ = writeln!(
+                    t,
+                    "  segment {:>3}, {} {}..{}: {}",
+                    r.segment,
+                    r.unit,
+                    r.start,
+                    r.end,
+                    r.difference.as_deref().unwrap_or("equal")
+                );
+            }
+            let bad = recounts.iter().filter(|r| r.difference.is_some()).count();
+            let _ = writeln!(
+                t,
+                "{}",
+                if bad == 0 {
+                    format!("all {} recounts equal the file", recounts.len())
+                } else {
+                    format!("{bad} of {} recounts differ from the file", recounts.len())
+                }
             );
         }
-        let bad = recounts.iter().filter(|r| r.difference.is_some()).count();
-        let _ = writeln!(
-            t,
-            "{}",
-            if bad == 0 {
-                format!("all {} recounts equal the file", recounts.len())
-            } else {
-                format!("{bad} of {} recounts differ from the file", recounts.len())
-            }
-        );
         t.push_str(&crate::estimate_cmds::statement_with_bounds(state)?);
         Ok(t)
     }

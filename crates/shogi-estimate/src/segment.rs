@@ -55,12 +55,14 @@ impl Binary {
     pub fn short(&self) -> String {
         let who = match self.commit.as_deref() {
             Some(c) => {
-                let (hash, rest) = c.split_once('-').map_or((c, ""), |(h, r)| (h, r));
-                let hash = &hash[..hash.len().min(10)];
-                if rest.is_empty() {
-                    format!("commit {hash}")
-                } else {
-                    format!("commit {hash}-{rest}")
+                // A hash (with `-modified`, perhaps) is cut to ten digits; what a conversion
+                // recorded in words is kept whole.
+                let (hash, rest) = c.split_once('-').unwrap_or((c, ""));
+                let is_hash = hash.len() >= 7 && hash.bytes().all(|b| b.is_ascii_hexdigit());
+                match (is_hash, rest) {
+                    (true, "") => format!("commit {}", &hash[..hash.len().min(10)]),
+                    (true, rest) => format!("commit {}-{rest}", &hash[..hash.len().min(10)]),
+                    (false, _) => c.to_string(),
                 }
             }
             None => format!("version {}", self.version),
