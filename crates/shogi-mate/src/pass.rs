@@ -6,11 +6,15 @@
 //! check (every reply, bound kept), and a defender node after a quiet move (a pass, bound
 //! n − 1, and every defence move of the chosen set, bound n).
 
-use crate::dfpn::{aggregate_numbers, deeper, extend_path, sub_threshold, widen, ANY_DEPTH};
+use crate::control::{SearchControl, CHECK_INTERVAL};
+use crate::defender::{with_defender_hand, DefenderHand};
 use crate::hand::PackedHand;
 use crate::history::{History, RepTable};
-use crate::table::{Table, TableStats, INF};
-use crate::{DefenderHand, SearchControl, CHECK_INTERVAL};
+use crate::keys::extend_path;
+use crate::numbers::{aggregate_numbers, child_thresholds, INF};
+use crate::options::DEFAULT_MAX_DEPTH;
+use crate::outcome::{deeper, ANY_DEPTH};
+use crate::table::{Table, TableStats};
 use shogi_core::{Game, Move, MoveList, Position, Square};
 use std::collections::TryReserveError;
 
@@ -66,7 +70,7 @@ impl Default for PassOptions {
             max_passes: 3,
             max_nodes: 1_000_000,
             table_entries: 1 << 20,
-            max_depth: crate::DEFAULT_MAX_DEPTH,
+            max_depth: DEFAULT_MAX_DEPTH,
             defender_hand: DefenderHand::Rest,
         }
     }
@@ -211,7 +215,7 @@ impl<G: Game> PassSolver<G> {
 
     /// The possible pass count of `pos` for its side to move.
     pub fn solve(&mut self, pos: &Position<G>) -> PassResult {
-        let root = crate::dfpn::with_defender_hand(pos, self.opts.defender_hand);
+        let root = with_defender_hand(pos, self.opts.defender_hand);
         self.table.clear();
         self.nodes = 0;
         self.aborted = self.control.as_ref().is_some_and(|c| c.is_stopped());
@@ -424,17 +428,20 @@ impl<G: Game> PassSolver<G> {
             let numbers = self.children[start..end]
                 .iter()
                 .map(|c| Some((c.out.pn, c.out.dn)));
-            let (p, d, best, second) = aggregate_numbers(numbers, or_node);
-            (pn, dn) = (p, d);
+            let node = aggregate_numbers(numbers, or_node);
+            let (best, second) = (node.best, node.second);
+            (pn, dn) = (node.pn, node.dn);
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.aborted {
                 break;
             }
             let c = self.children[start + best];
-            let (cth_pn, cth_dn) = if or_node {
-                (th_pn.min(widen(second)), sub_threshold(th_dn, dn, c.out.dn))
-            } else {
-                (sub_threshold(th_pn, pn, c.out.pn), th_dn.min(widen(second)))
-            };
+            let (cth_pn, cth_dn) = child_thresholds(
+                or_node,
+                (th_pn, th_dn),
+                (pn, dn),
+                (c.out.pn, c.out.dn),
+                second,
+            );
             let mut next = pos.clone();
             match c.mv {
                 Some(mv) => next.play_unchecked(mv),

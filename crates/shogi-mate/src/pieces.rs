@@ -6,8 +6,8 @@
 //! disproof with disproof pieces `d` disproves every such position whose attacker hand `d`
 //! contains. The functions below keep `p ⊆ hand ⊆ d` for the hand of `n`.
 
+use crate::defender::DefenderHand;
 use crate::hand::PackedHand;
-use crate::DefenderHand;
 use shogi_core::{attacks, Color, Game, Move, PieceKind, Position};
 
 /// The attacker's hand before move `mv` (played from `n`) given its hand `after` the move:

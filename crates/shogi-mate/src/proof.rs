@@ -1,0 +1,218 @@
+//! The outcome of a decided node from its children (docs/METHOD.md §11.2, §12): proof
+//! pieces and the mate's length of a proof, disproof pieces, depth bound and repetition of
+//! a disproof, and the outcome of a node without a move.
+
+use crate::children::Child;
+use crate::defender::DefenderHand;
+use crate::hand::PackedHand;
+use crate::outcome::{deeper, Outcome, ANY_DEPTH, NO_REP};
+use crate::pieces;
+use shogi_core::{Game, Hand, Position};
+
+/// The options that decide how a proof or disproof is summed up.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rules {
+    /// Proof pieces (on) or the whole hand (off: the ablation without superiority).
+    pub superiority: bool,
+    pub defender_hand: DefenderHand,
+}
+
+impl Rules {
+    /// Proof pieces as stored: without superiority, the whole hand.
+    #[inline]
+    pub fn proof_pieces(self, p: PackedHand, hand: PackedHand) -> PackedHand {
+        if self.superiority {
+            p
+        } else {
+            hand
+        }
+    }
+
+    /// The outcome of a position without a move to search (`or_node`: the attacker's, with
+    /// attacker hand `hand`): an attacker without a check has no mate, whatever it holds
+    /// that cannot check; a defender without a reply is checkmated (pawn-drop mates were
+    /// never generated as checks).
+    pub fn without_moves<G: Game>(
+        self,
+        pos: &Position<G>,
+        or_node: bool,
+        hand: PackedHand,
+    ) -> Outcome {
+        if or_node {
+            let d = pieces::or_disproof(
+                pos,
+                PackedHand::new(&Hand([u8::MAX; 7])),
+                self.defender_hand,
+            );
+            Outcome::disproof(d)
+        } else {
+            let p = pieces::and_proof(pos, PackedHand::EMPTY, self.defender_hand);
+            Outcome::proof(self.proof_pieces(p, hand), 0)
+        }
+    }
+
+    /// The outcome of a proved node with children `kids`: at an OR node the proved check
+    /// with the fewest proof pieces, then the shortest mate; at an AND node the union of
+    /// the replies' pieces (with the attacker's monopoly where the check could be blocked)
+    /// and the longest mate.
+    pub fn proved<G: Game>(
+        self,
+        pos: &Position<G>,
+        kids: &[Child],
+        or_node: bool,
+        hand: PackedHand,
+    ) -> Outcome {
+        if or_node {
+            let (p, len) = kids
+                .iter()
+                .filter(|c| c.out.pn == 0)
+                .map(|c| {
+                    (
+                        pieces::before(c.mv, c.captured, c.out.pieces),
+                        c.out.len.saturating_add(1),
+                    )
+                })
+                .min_by_key(|(p, len)| (p.total(), *len))
+                .expect("a proved OR node has a proved child");
+            Outcome::proof(self.proof_pieces(p, hand), len)
+        } else {
+            let union = kids
+                .iter()
+                .fold(PackedHand::EMPTY, |u, c| u.union(c.out.pieces));
+            let len = kids.iter().map(|c| c.out.len).max().unwrap_or(0);
+            let p = pieces::and_proof(pos, union, self.defender_hand);
+            Outcome::proof(self.proof_pieces(p, hand), len.saturating_add(1))
+        }
+    }
+
+    /// The outcome of a disproved node with children `kids`: disproof pieces, the
+    /// shallowest repetition it rests on and its depth bound, one ply wider than the
+    /// children's.
+    pub fn disproved<G: Game>(self, pos: &Position<G>, kids: &[Child], or_node: bool) -> Outcome {
+        if or_node {
+            let mut d = PackedHand::new(&Hand([u8::MAX; 7]));
+            let mut rep = NO_REP;
+            let mut bound = ANY_DEPTH;
+            for c in kids {
+                d = d.intersection(pieces::before(c.mv, c.captured, c.out.pieces));
+                rep = rep.min(c.out.rep);
+                bound = bound.min(c.out.bound);
+            }
+            let d = pieces::or_disproof(pos, d, self.defender_hand);
+            Outcome {
+                rep,
+                bound: deeper(bound),
+                ..Outcome::disproof(d)
+            }
+        } else {
+            // The refutation that rests on no repetition if there is one, then the one
+            // with the most disproof pieces.
+            let c = kids
+                .iter()
+                .filter(|c| c.out.dn == 0)
+                .max_by_key(|c| (c.out.rep, c.out.bound, c.out.pieces.total()))
+                .expect("a disproved AND node has a disproved child");
+            let d = pieces::and_disproof(pos, c.mv, c.out.pieces, self.defender_hand);
+            Outcome {
+                rep: c.out.rep,
+                bound: deeper(c.out.bound),
+                ..Outcome::disproof(d)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hand::packed as hand;
+    use shogi_core::{Move, Shogi};
+
+    const RULES: Rules = Rules {
+        superiority: true,
+        defender_hand: DefenderHand::Rest,
+    };
+
+    fn pos(sfen: &str) -> Position<Shogi> {
+        Position::from_sfen(sfen).expect("a test position")
+    }
+
+    fn child(usi: &str, out: Outcome) -> Child {
+        let mv = Move::from_usi::<Shogi>(usi).unwrap();
+        Child {
+            out,
+            ..Child::new(mv, None, (1, 1, PackedHand::EMPTY), None)
+        }
+    }
+
+    /// Of two proved checks, the one that needs fewer pieces, though its mate is longer.
+    #[test]
+    fn an_or_proof_takes_the_fewest_pieces_then_the_shortest_mate() {
+        let n = pos("4k4/9/4P4/9/9/9/9/9/K8 b GS 1");
+        let gold = hand([0, 0, 0, 0, 1, 0, 0]);
+        let kids = [
+            child("G*5b", Outcome::proof(PackedHand::EMPTY, 0)),
+            child("5c5b+", Outcome::proof(PackedHand::EMPTY, 6)),
+            child("5c5b", Outcome::open(3, PackedHand::EMPTY)),
+        ];
+        let out = RULES.proved(&n, &kids, true, hand([0, 0, 0, 1, 1, 0, 0]));
+        assert_eq!((out.pieces, out.len), (PackedHand::EMPTY, 7));
+        let out = RULES.proved(&n, &kids[..1], true, hand([0, 0, 0, 1, 1, 0, 0]));
+        assert_eq!((out.pieces, out.len), (gold, 1), "the drop needs its gold");
+        let exact = Rules {
+            superiority: false,
+            ..RULES
+        };
+        let h = hand([0, 0, 0, 1, 1, 0, 0]);
+        assert_eq!(exact.proved(&n, &kids, true, h).pieces, h);
+    }
+
+    /// An AND proof: the union of the replies' pieces and the longest mate, one ply more.
+    #[test]
+    fn an_and_proof_unites_the_replies() {
+        let n = pos("4k4/4G4/4P4/9/9/9/9/9/K8 w - 1");
+        let kids = [
+            child("5a4a", Outcome::proof(hand([0, 0, 0, 1, 0, 0, 0]), 2)),
+            child("5a6a", Outcome::proof(hand([1, 0, 0, 0, 0, 0, 0]), 4)),
+        ];
+        let out = RULES.proved(&n, &kids, false, PackedHand::EMPTY);
+        assert_eq!((out.pieces, out.len), (hand([1, 0, 0, 1, 0, 0, 0]), 5));
+        assert_eq!((out.pn, out.rep, out.bound), (0, NO_REP, ANY_DEPTH));
+    }
+
+    /// An OR disproof rests on the shallowest repetition of its checks and holds one ply
+    /// wider than the narrowest; an AND disproof prefers the refutation without a
+    /// repetition.
+    #[test]
+    fn a_disproof_rests_on_what_its_children_rest_on() {
+        let n = pos("4k4/9/4P4/9/9/9/9/9/K8 b S 1");
+        let d = |rep, bound| Outcome {
+            rep,
+            bound,
+            ..Outcome::disproof(PackedHand::EMPTY)
+        };
+        let kids = [child("5c5b+", d(4, ANY_DEPTH)), child("5c5b", d(NO_REP, 3))];
+        let out = RULES.disproved(&n, &kids, true);
+        assert_eq!((out.rep, out.bound, out.dn), (4, 4, 0));
+        let m = pos("4k4/4G4/4P4/9/9/9/9/9/K8 w - 1");
+        let kids = [
+            child("5a4a", d(2, ANY_DEPTH)),
+            child("5a6a", d(NO_REP, 9)),
+            child("5a4b", Outcome::open(1, PackedHand::EMPTY)),
+        ];
+        let out = RULES.disproved(&m, &kids, false);
+        assert_eq!((out.rep, out.bound), (NO_REP, 10));
+    }
+
+    #[test]
+    fn a_node_without_moves_is_decided() {
+        // Checkmated: proved with no pieces (a contact check needs no monopoly).
+        let mated = pos("4k4/4G4/4P4/9/9/9/9/9/K8 w - 1");
+        let out = RULES.without_moves(&mated, false, PackedHand::EMPTY);
+        assert_eq!((out.pn, out.len, out.pieces), (0, 0, PackedHand::EMPTY));
+        // An attacker without a check: disproved.
+        let quiet = pos("4k4/9/9/9/9/9/9/9/K8 b - 1");
+        let out = RULES.without_moves(&quiet, true, PackedHand::EMPTY);
+        assert!(out.is_unconditional_disproof());
+    }
+}
