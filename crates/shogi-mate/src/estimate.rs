@@ -10,10 +10,11 @@
 
 use crate::children::Child;
 use crate::futile;
+use crate::node::{Defense, Kind};
 use crate::numbers::INF;
 use crate::outcome::Outcome;
 use crate::proof::Rules;
-use shogi_core::{Game, MoveList, Position};
+use shogi_core::{Game, Move, MoveList, Position};
 
 /// Entries of [`LookAhead`] (16 bytes each) at most: with the default tables (2^20
 /// entries and more); smaller tables get a 16th of their entries, so that many small
@@ -30,6 +31,8 @@ pub(crate) struct Estimates {
     pub futile: bool,
     /// How a child without moves is decided.
     pub rules: Rules,
+    /// The defender's moves besides the pass after a quiet move (the pass count).
+    pub defense: Defense,
 }
 
 /// The look-ahead numbers of positions met in one search, by full key (mixed with the
@@ -56,10 +59,11 @@ impl LookAhead {
     }
 
     /// The number of child `c` of `pos`, a position the table does not know: its proof
-    /// number after a check (the defender's replies), its disproof number after a reply
-    /// (the attacker's checks, or 1 without `dn_lookahead`). `Err` with the child's final
-    /// outcome when it has no move. (Storing the look-ahead as an open entry was
-    /// measured: more nodes, not fewer.)
+    /// number after a check (the defender's replies), its disproof number after a reply or
+    /// a pass (the attacker's moves: its checks with no pass left; 1 without
+    /// `dn_lookahead`), and after a quiet move the proof number of the defender's pass and
+    /// defences. `Err` with the child's final outcome when it has no move. (Storing the
+    /// look-ahead as an open entry was measured: more nodes, not fewer.)
     pub fn number<G: Game>(
         &mut self,
         pos: &Position<G>,
@@ -67,7 +71,12 @@ impl LookAhead {
         or_node: bool,
         how: Estimates,
     ) -> Result<u32, Outcome> {
-        if !or_node && !how.dn_lookahead {
+        let kind = c.node.kind;
+        if kind == Kind::Attack && !how.dn_lookahead {
+            return Ok(1);
+        }
+        if matches!(kind, Kind::Quiet { .. }) && how.defense == Defense::None {
+            // The pass alone.
             return Ok(1);
         }
         let tag = if or_node { c.full } else { !c.full };
@@ -76,29 +85,42 @@ impl LookAhead {
         if known == tag && n > 0 {
             return Ok(n);
         }
-        let mut next = pos.clone();
-        next.play_unchecked(c.mv);
-        let n = if or_node && how.futile {
-            let mut list = MoveList::new();
-            next.legal_moves(&mut list);
-            if futile::only_futile_drops(&next, &list) {
-                0
-            } else {
+        let next = c.play(pos);
+        let n = match kind {
+            Kind::Evade if how.futile => {
+                let mut list = MoveList::new();
+                next.legal_moves(&mut list);
+                if futile::only_futile_drops(&next, &list) {
+                    0
+                } else {
+                    list.len() as u32
+                }
+            }
+            Kind::Evade => next.count_moves().min(INF as u64 / 2) as u32,
+            Kind::Attack if c.node.bound == 0 => {
+                let mut list = MoveList::new();
+                next.legal_checks(&mut list);
                 list.len() as u32
             }
-        } else if or_node {
-            next.count_moves().min(INF as u64 / 2) as u32
-        } else {
-            let mut list = MoveList::new();
-            next.legal_checks(&mut list);
-            list.len() as u32
+            Kind::Attack => next.count_moves().min(INF as u64 / 2) as u32,
+            Kind::Quiet { to } => {
+                let defences = if how.defense == Defense::Takeback {
+                    let mut list = MoveList::new();
+                    next.legal_moves(&mut list);
+                    let takeback =
+                        |mv: &&Move| matches!(mv, Move::Normal { to: t, .. } if *t == to);
+                    list.iter().filter(takeback).count() as u64
+                } else {
+                    next.count_moves()
+                };
+                1 + defences.min(INF as u64 / 4) as u32
+            }
         };
         if n > 0 {
             self.slots[slot] = (tag, n);
             return Ok(n);
         }
-        // The child is a node of the other kind.
-        Err(how.rules.without_moves(&next, !or_node, c.hand))
+        Err(how.rules.without_moves(&next, c.node, c.hand))
     }
 }
 
@@ -108,7 +130,8 @@ mod tests {
     use crate::defender::DefenderHand;
     use crate::hand::PackedHand;
     use crate::keys::Keys;
-    use shogi_core::{Color, Move, Shogi};
+    use crate::node::Node;
+    use shogi_core::{Color, Shogi};
 
     const HOW: Estimates = Estimates {
         dn_lookahead: true,
@@ -117,8 +140,10 @@ mod tests {
             superiority: true,
             defender_hand: DefenderHand::Rest,
         },
+        defense: Defense::None,
     };
 
+    /// The child of `pos` by `usi`, a node of the mate search.
     fn child(pos: &Position<Shogi>, usi: &str, attacker: Color) -> Child {
         let mv = Move::from_usi::<Shogi>(usi).unwrap();
         assert!(pos.is_legal(mv));
@@ -126,7 +151,8 @@ mod tests {
             attacker,
             defender_hand: DefenderHand::Rest,
         };
-        Child::new(mv, None, keys.child(pos, mv, pos.board_key()), None)
+        let node = Node::mate(pos.side_to_move() != attacker);
+        Child::new(mv, None, node, keys.child(pos, mv, pos.board_key()), None)
     }
 
     #[test]

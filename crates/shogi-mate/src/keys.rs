@@ -57,7 +57,13 @@ impl Keys {
     /// Odd, so that the table can tell it from its markers.
     #[inline]
     pub fn node<G: Game>(self, pos: &Position<G>) -> u64 {
-        let mut key = pos.board_key();
+        pos.board_key().wrapping_add(self.defender_part(pos)) | 1
+    }
+
+    /// What the defender's hand adds to the table key: nothing with the rest convention.
+    #[inline]
+    fn defender_part<G: Game>(self, pos: &Position<G>) -> u64 {
+        let mut key = 0u64;
         if self.defender_hand == DefenderHand::Sfen {
             let t = G::tables();
             let d = !self.attacker;
@@ -65,7 +71,7 @@ impl Keys {
                 key = key.wrapping_add(t.zobrist_hand[d.index()][k].wrapping_mul(n as u64));
             }
         }
-        key | 1
+        key
     }
 
     /// The full key, table key and attacker hand of the position after `mv`, computed
@@ -111,11 +117,7 @@ impl Keys {
                 mover_hand.0[kind.index()] = mover_hand.0[kind.index()].saturating_sub(1);
             }
         }
-        // The key holds White to move.
-        let side = match us {
-            Color::Black => t.zobrist_side,
-            Color::White => t.zobrist_side.wrapping_neg(),
-        };
+        let side = side_change::<G>(us);
         full = full.wrapping_add(side);
         board = board.wrapping_add(side);
         let attacker_hand = if us == self.attacker {
@@ -131,6 +133,29 @@ impl Keys {
             }
         }
         (full, board | 1, attacker_hand)
+    }
+
+    /// [`Keys::child`] for a pass: only the side to move changes.
+    #[inline]
+    pub fn pass<G: Game>(self, pos: &Position<G>) -> (u64, u64, PackedHand) {
+        let side = side_change::<G>(pos.side_to_move());
+        let full = pos.key().wrapping_add(side);
+        let board = pos.board_key().wrapping_add(side);
+        (
+            full,
+            board.wrapping_add(self.defender_part(pos)) | 1,
+            self.hand(pos),
+        )
+    }
+}
+
+/// What a move by `us` adds to a key: the key holds White to move.
+#[inline]
+fn side_change<G: Game>(us: Color) -> u64 {
+    let side = G::tables().zobrist_side;
+    match us {
+        Color::Black => side,
+        Color::White => side.wrapping_neg(),
     }
 }
 
@@ -176,6 +201,23 @@ mod tests {
             "ln1g3+Rl/2sk1s+P2/2ppppb1p/p1b3p2/8P/P4P3/2PPP1P2/1+r2GS3/LN+p2KGNL b GN2Ps 36",
         );
         children_keys_match::<MiniShogi>("rbsgk/4p/5/P1+B2/KGS1R b - 1");
+    }
+
+    #[test]
+    fn a_pass_keys_as_the_position_with_the_other_side_to_move() {
+        let pos = Position::<Shogi>::from_sfen("4k4/9/4P4/9/9/9/9/9/K8 b G2p 1").unwrap();
+        let mut passed = pos.clone();
+        assert!(passed.play_pass());
+        for defender_hand in [DefenderHand::Rest, DefenderHand::Sfen] {
+            let keys = Keys {
+                attacker: Color::Black,
+                defender_hand,
+            };
+            assert_eq!(
+                keys.pass(&pos),
+                (passed.key(), keys.node(&passed), keys.hand(&passed))
+            );
+        }
     }
 
     #[test]

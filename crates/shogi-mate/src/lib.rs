@@ -34,6 +34,7 @@ mod defender;
 pub mod futile;
 mod hand;
 mod keys;
+mod node;
 mod numbers;
 mod options;
 mod outcome;
@@ -59,9 +60,13 @@ mod solver;
 pub use control::{SearchControl, CHECK_INTERVAL};
 pub use defender::{with_defender_hand, DefenderHand};
 pub use hand::PackedHand;
+pub use node::Defense;
 pub use numbers::INF;
-pub use options::{MateOptions, MateResult, SearchStats, Verdict, DEFAULT_MAX_DEPTH};
-pub use pass::{Defense, PassOptions, PassResult, PassSolver, PassVerdict};
+pub use options::{
+    MateOptions, MateResult, PassOptions, PassResult, PassVerdict, SearchStats, Verdict,
+    DEFAULT_MAX_DEPTH,
+};
+pub use pass::PassSolver;
 pub use solver::Solver;
 pub use table::{Hit, Probe, Table, TableBuilder, TableStats};
 pub use verify::{verify_line, verify_line_with, LineError};

@@ -5,6 +5,7 @@
 
 use crate::keys::KeyHasher;
 use crate::keys::KeyMap;
+use crate::node::Node;
 use crate::numbers::INF;
 use crate::outcome::{Outcome, ANY_DEPTH};
 use crate::search::Search;
@@ -182,7 +183,7 @@ impl<G: Game> Planner<'_, G> {
             self.s.history.pad_to(depth);
         }
         self.s.proved_by = None;
-        let proved = self.s.mid(pos, INF, INF, depth).pn == 0;
+        let proved = self.s.mid(pos, Node::mate(true), INF, INF, depth).pn == 0;
         for &k in &self.keys {
             self.s.history.leave(k);
         }
@@ -253,7 +254,7 @@ impl<G: Game> Planner<'_, G> {
 /// stored mate length.
 fn proved_children<G: Game>(s: &mut Search<G>, pos: &Position<G>, or_node: bool) -> Vec<Proved> {
     let start = s.children.len();
-    s.expand(pos, or_node);
+    s.expand(pos, Node::mate(or_node));
     let end = s.children.len();
     let mut moves = Vec::with_capacity(end - start);
     for i in start..end {
@@ -277,7 +278,7 @@ fn walk_stored<G: Game>(s: &mut Search<G>, root: &Position<G>) -> Option<Vec<Mov
     while line.len() <= s.opts.max_depth as usize {
         let or_node = pos.side_to_move() == s.attacker;
         let start = s.children.len();
-        s.expand(&pos, or_node);
+        s.expand(&pos, Node::mate(or_node));
         let end = s.children.len();
         if start == end {
             s.children.truncate(start);
@@ -329,7 +330,7 @@ fn walk_stored<G: Game>(s: &mut Search<G>, root: &Position<G>) -> Option<Vec<Mov
                     return None;
                 }
                 s.history.clear();
-                let out = s.mid(&pos, INF, INF, 1);
+                let out = s.mid(&pos, Node::mate(or_node), INF, INF, 1);
                 if out.pn != 0 {
                     return None;
                 }
@@ -360,7 +361,7 @@ mod tests {
         let root = with_defender_hand(&pos, opts.defender_hand);
         let mut s = Search::with_table(opts, Table::new(1 << 14, true));
         s.start(&root);
-        assert_eq!(s.mid(&root, INF, INF, 1).pn, 0);
+        assert_eq!(s.mid(&root, Node::mate(true), INF, INF, 1).pn, 0);
         (s, root)
     }
 

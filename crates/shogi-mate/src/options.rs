@@ -1,6 +1,7 @@
-//! The options of a mate search and what it answers.
+//! The options of a mate search and of a pass-count search, and what they answer.
 
 use crate::defender::DefenderHand;
+use crate::node::Defense;
 use crate::table::TableStats;
 use shogi_core::Move;
 
@@ -139,6 +140,90 @@ impl MateResult {
     }
 }
 
+/// Options of a pass-count search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassOptions {
+    /// The defence set.
+    pub defense: Defense,
+    /// The largest count tried: beyond it the verdict is [`PassVerdict::PassLimit`].
+    pub max_passes: u32,
+    /// The search gives up (verdict [`PassVerdict::Unknown`]) after this many nodes, over
+    /// all bounds together.
+    pub max_nodes: u64,
+    /// Transposition table entries (32 bytes each), as [`MateOptions::table_entries`].
+    pub table_entries: usize,
+    /// The longest line searched, in plies (passes included).
+    pub max_depth: u32,
+    /// Which hand the defender holds.
+    pub defender_hand: DefenderHand,
+}
+
+impl PassOptions {
+    /// The options of the mate search that the pass count is, with passes allowed: its
+    /// limits and defender's hand, and every refinement of the mate search as it is by
+    /// default, so that "pc ≤ 0" is searched as `mate` searches it.
+    pub fn mate_options(&self) -> MateOptions {
+        MateOptions {
+            max_nodes: self.max_nodes,
+            table_entries: self.table_entries,
+            max_depth: self.max_depth,
+            defender_hand: self.defender_hand,
+            ..MateOptions::default()
+        }
+    }
+}
+
+impl Default for PassOptions {
+    fn default() -> Self {
+        PassOptions {
+            defense: Defense::None,
+            max_passes: 3,
+            max_nodes: 1_000_000,
+            table_entries: 1 << 20,
+            max_depth: DEFAULT_MAX_DEPTH,
+            defender_hand: DefenderHand::Rest,
+        }
+    }
+}
+
+/// The outcome of a pass-count search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PassVerdict {
+    /// The count is proved (and smaller counts are refuted).
+    Proved,
+    /// No count up to the limit could be proved: every one was refuted.
+    PassLimit,
+    /// A node, table or depth limit stopped the search.
+    Unknown,
+}
+
+impl PassVerdict {
+    /// The name in output: `proved`, `pass-limit`, `unknown`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PassVerdict::Proved => "proved",
+            PassVerdict::PassLimit => "pass-limit",
+            PassVerdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// The result of [`crate::PassSolver::solve`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PassResult {
+    /// The verdict.
+    pub verdict: PassVerdict,
+    /// The possible pass count, when proved.
+    pub passes: Option<u32>,
+    /// The attacker's first move of the proof, when proved: a quiet move (the threat)
+    /// whenever one proves the count.
+    pub first_move: Option<Move>,
+    /// Nodes searched, all bounds together.
+    pub nodes: u64,
+    /// Table counters.
+    pub table: TableStats,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,5 +256,25 @@ mod tests {
         assert_eq!(r.plies(), None);
         let names = [Verdict::Mate, Verdict::NoMate, Verdict::Unknown].map(Verdict::name);
         assert_eq!(names, ["mate", "no-mate", "unknown"]);
+    }
+
+    #[test]
+    fn the_pass_count_searches_with_the_mate_searchs_refinements() {
+        let p = PassOptions {
+            max_nodes: 77,
+            table_entries: 1 << 12,
+            max_depth: 9,
+            defender_hand: DefenderHand::Sfen,
+            ..PassOptions::default()
+        };
+        let m = p.mate_options();
+        assert_eq!(
+            (m.max_nodes, m.table_entries, m.max_depth),
+            (77, 1 << 12, 9)
+        );
+        assert_eq!(m.defender_hand, DefenderHand::Sfen);
+        assert!(m.superiority && m.tca && m.delay && m.dn_lookahead);
+        assert!(!m.shortest && !m.futile_interpositions);
+        assert_eq!(PassVerdict::PassLimit.name(), "pass-limit");
     }
 }

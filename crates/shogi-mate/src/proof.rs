@@ -5,6 +5,7 @@
 use crate::children::Child;
 use crate::defender::DefenderHand;
 use crate::hand::PackedHand;
+use crate::node::Node;
 use crate::outcome::{deeper, Outcome, ANY_DEPTH, NO_REP};
 use crate::pieces;
 use shogi_core::{Game, Hand, Position};
@@ -28,17 +29,24 @@ impl Rules {
         }
     }
 
-    /// The outcome of a position without a move to search (`or_node`: the attacker's, with
-    /// attacker hand `hand`): an attacker without a check has no mate, whatever it holds
-    /// that cannot check; a defender without a reply is checkmated (pawn-drop mates were
-    /// never generated as checks).
+    /// The outcome of node `node` at `pos` without a move to search (with attacker hand
+    /// `hand`): an attacker without a check has no mate, whatever it holds that cannot
+    /// check; a defender without a reply is checkmated (pawn-drop mates were never
+    /// generated as checks). With passes allowed, the hand itself stands for the pieces.
     pub fn without_moves<G: Game>(
         self,
         pos: &Position<G>,
-        or_node: bool,
+        node: Node,
         hand: PackedHand,
     ) -> Outcome {
-        if or_node {
+        if node.exact() {
+            return if node.is_or() {
+                Outcome::disproof(hand)
+            } else {
+                Outcome::proof(hand, 0)
+            };
+        }
+        if node.is_or() {
             let d = pieces::or_disproof(
                 pos,
                 PackedHand::new(&Hand([u8::MAX; 7])),
@@ -51,18 +59,23 @@ impl Rules {
         }
     }
 
-    /// The outcome of a proved node with children `kids`: at an OR node the proved check
-    /// with the fewest proof pieces, then the shortest mate; at an AND node the union of
-    /// the replies' pieces (with the attacker's monopoly where the check could be blocked)
-    /// and the longest mate.
+    /// The outcome of a proved node `node` with children `kids`: at an OR node the proved
+    /// check with the fewest proof pieces, then the shortest mate; at an AND node the union
+    /// of the replies' pieces (with the attacker's monopoly where the check could be
+    /// blocked) and the longest mate. With passes allowed, the hand and the shortest mate.
     pub fn proved<G: Game>(
         self,
         pos: &Position<G>,
         kids: &[Child],
-        or_node: bool,
+        node: Node,
         hand: PackedHand,
     ) -> Outcome {
-        if or_node {
+        if node.exact() {
+            let lens = kids.iter().filter(|c| c.out.pn == 0).map(|c| c.out.len);
+            let len = if node.is_or() { lens.min() } else { lens.max() };
+            return Outcome::proof(hand, len.unwrap_or(0).saturating_add(1));
+        }
+        if node.is_or() {
             let (p, len) = kids
                 .iter()
                 .filter(|c| c.out.pn == 0)
@@ -85,10 +98,28 @@ impl Rules {
         }
     }
 
-    /// The outcome of a disproved node with children `kids`: disproof pieces, the
-    /// shallowest repetition it rests on and its depth bound, one ply wider than the
-    /// children's.
-    pub fn disproved<G: Game>(self, pos: &Position<G>, kids: &[Child], or_node: bool) -> Outcome {
+    /// The outcome of a disproved node `node` with children `kids`: disproof pieces (with
+    /// passes allowed, the hand `hand`), the shallowest repetition it rests on and its
+    /// depth bound, one ply wider than the children's.
+    pub fn disproved<G: Game>(
+        self,
+        pos: &Position<G>,
+        kids: &[Child],
+        node: Node,
+        hand: PackedHand,
+    ) -> Outcome {
+        let out = self.disproof_of(pos, kids, node.is_or());
+        if node.exact() {
+            return Outcome {
+                pieces: hand,
+                ..out
+            };
+        }
+        out
+    }
+
+    /// [`Rules::disproved`] for a node of the mate search.
+    fn disproof_of<G: Game>(self, pos: &Position<G>, kids: &[Child], or_node: bool) -> Outcome {
         if or_node {
             let mut d = PackedHand::new(&Hand([u8::MAX; 7]));
             let mut rep = NO_REP;
@@ -133,6 +164,9 @@ mod tests {
         defender_hand: DefenderHand::Rest,
     };
 
+    const OR: Node = Node::mate(true);
+    const AND: Node = Node::mate(false);
+
     fn pos(sfen: &str) -> Position<Shogi> {
         Position::from_sfen(sfen).expect("a test position")
     }
@@ -141,7 +175,7 @@ mod tests {
         let mv = Move::from_usi::<Shogi>(usi).unwrap();
         Child {
             out,
-            ..Child::new(mv, None, (1, 1, PackedHand::EMPTY), None)
+            ..Child::new(mv, None, Node::mate(true), (1, 1, PackedHand::EMPTY), None)
         }
     }
 
@@ -155,16 +189,16 @@ mod tests {
             child("5c5b+", Outcome::proof(PackedHand::EMPTY, 6)),
             child("5c5b", Outcome::open(3, PackedHand::EMPTY)),
         ];
-        let out = RULES.proved(&n, &kids, true, hand([0, 0, 0, 1, 1, 0, 0]));
+        let out = RULES.proved(&n, &kids, OR, hand([0, 0, 0, 1, 1, 0, 0]));
         assert_eq!((out.pieces, out.len), (PackedHand::EMPTY, 7));
-        let out = RULES.proved(&n, &kids[..1], true, hand([0, 0, 0, 1, 1, 0, 0]));
+        let out = RULES.proved(&n, &kids[..1], OR, hand([0, 0, 0, 1, 1, 0, 0]));
         assert_eq!((out.pieces, out.len), (gold, 1), "the drop needs its gold");
         let exact = Rules {
             superiority: false,
             ..RULES
         };
         let h = hand([0, 0, 0, 1, 1, 0, 0]);
-        assert_eq!(exact.proved(&n, &kids, true, h).pieces, h);
+        assert_eq!(exact.proved(&n, &kids, OR, h).pieces, h);
     }
 
     /// An AND proof: the union of the replies' pieces and the longest mate, one ply more.
@@ -175,7 +209,7 @@ mod tests {
             child("5a4a", Outcome::proof(hand([0, 0, 0, 1, 0, 0, 0]), 2)),
             child("5a6a", Outcome::proof(hand([1, 0, 0, 0, 0, 0, 0]), 4)),
         ];
-        let out = RULES.proved(&n, &kids, false, PackedHand::EMPTY);
+        let out = RULES.proved(&n, &kids, AND, PackedHand::EMPTY);
         assert_eq!((out.pieces, out.len), (hand([1, 0, 0, 1, 0, 0, 0]), 5));
         assert_eq!((out.pn, out.rep, out.bound), (0, NO_REP, ANY_DEPTH));
     }
@@ -192,7 +226,7 @@ mod tests {
             ..Outcome::disproof(PackedHand::EMPTY)
         };
         let kids = [child("5c5b+", d(4, ANY_DEPTH)), child("5c5b", d(NO_REP, 3))];
-        let out = RULES.disproved(&n, &kids, true);
+        let out = RULES.disproved(&n, &kids, OR, PackedHand::EMPTY);
         assert_eq!((out.rep, out.bound, out.dn), (4, 4, 0));
         let m = pos("4k4/4G4/4P4/9/9/9/9/9/K8 w - 1");
         let kids = [
@@ -200,7 +234,7 @@ mod tests {
             child("5a6a", d(NO_REP, 9)),
             child("5a4b", Outcome::open(1, PackedHand::EMPTY)),
         ];
-        let out = RULES.disproved(&m, &kids, false);
+        let out = RULES.disproved(&m, &kids, AND, PackedHand::EMPTY);
         assert_eq!((out.rep, out.bound), (NO_REP, 10));
     }
 
@@ -208,11 +242,41 @@ mod tests {
     fn a_node_without_moves_is_decided() {
         // Checkmated: proved with no pieces (a contact check needs no monopoly).
         let mated = pos("4k4/4G4/4P4/9/9/9/9/9/K8 w - 1");
-        let out = RULES.without_moves(&mated, false, PackedHand::EMPTY);
+        let out = RULES.without_moves(&mated, AND, PackedHand::EMPTY);
         assert_eq!((out.pn, out.len, out.pieces), (0, 0, PackedHand::EMPTY));
         // An attacker without a check: disproved.
         let quiet = pos("4k4/9/9/9/9/9/9/9/K8 b - 1");
-        let out = RULES.without_moves(&quiet, true, PackedHand::EMPTY);
+        let out = RULES.without_moves(&quiet, OR, PackedHand::EMPTY);
         assert!(out.is_unconditional_disproof());
+    }
+
+    /// With passes allowed the node's own hand stands for its pieces, and the length is
+    /// the shortest proved child's at an OR node, the longest at an AND node, plus one.
+    #[test]
+    fn with_passes_the_hand_is_kept_exactly() {
+        let n = pos("4k4/9/4P4/9/9/9/9/9/K8 b GS 1");
+        let h = hand([0, 0, 0, 1, 1, 0, 0]);
+        let attack = Node {
+            kind: crate::node::Kind::Attack,
+            bound: 1,
+        };
+        let kids = [
+            child("G*5b", Outcome::proof(PackedHand::EMPTY, 4)),
+            child("5c5b+", Outcome::proof(PackedHand::EMPTY, 2)),
+        ];
+        let out = RULES.proved(&n, &kids, attack, h);
+        assert_eq!((out.pieces, out.len), (h, 3));
+        let evade = Node {
+            kind: crate::node::Kind::Evade,
+            ..attack
+        };
+        assert_eq!(RULES.proved(&n, &kids, evade, h).len, 5);
+        let d = Outcome {
+            rep: 3,
+            ..Outcome::disproof(PackedHand::EMPTY)
+        };
+        let out = RULES.disproved(&n, &[child("5c5b+", d)], attack, h);
+        assert_eq!((out.pieces, out.rep, out.dn), (h, 3, 0));
+        assert_eq!(RULES.without_moves(&n, attack, h).pieces, h);
     }
 }

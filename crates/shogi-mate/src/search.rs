@@ -12,6 +12,7 @@ use crate::estimate::{Estimates, LookAhead};
 use crate::hand::PackedHand;
 use crate::history::{History, RepTable};
 use crate::keys::Keys;
+use crate::node::{Defense, Node};
 use crate::numbers::{aggregate_numbers, child_thresholds, INF};
 use crate::options::MateOptions;
 use crate::outcome::{Outcome, ANY_DEPTH, NO_REP};
@@ -42,6 +43,9 @@ pub(crate) struct Search<G: Game> {
     /// extension has not yet expanded a new position (Kishimoto 2010 has a flag; a count
     /// lets nested cycles each get their extension).
     tca: u32,
+    /// The defender's moves besides the pass after a quiet move (the pass count; a mate
+    /// search meets no such node).
+    pub defense: Defense,
     /// The proved check of the attacker node `mid` proved last (so, after a call at an
     /// attacker node that proves it, that node's).
     pub proved_by: Option<Move>,
@@ -65,6 +69,7 @@ impl<G: Game> Search<G> {
             aborted: false,
             control: None,
             tca: 0,
+            defense: Defense::None,
             proved_by: None,
             ahead,
             _game: core::marker::PhantomData,
@@ -109,6 +114,7 @@ impl<G: Game> Search<G> {
             dn_lookahead: self.opts.dn_lookahead,
             futile: self.opts.futile_interpositions,
             rules: self.rules(),
+            defense: self.defense,
         }
     }
 
@@ -116,6 +122,13 @@ impl<G: Game> Search<G> {
     #[inline]
     pub fn node_key(&self, pos: &Position<G>) -> u64 {
         self.keys().node(pos)
+    }
+
+    /// The node of the mate search at `pos`: the attacker's if it is to move, else the
+    /// defender's in check.
+    #[inline]
+    pub fn mate_node(&self, pos: &Position<G>) -> Node {
+        Node::mate(pos.side_to_move() == self.attacker)
     }
 
     /// The attacker's hand in `pos`.
@@ -130,17 +143,18 @@ impl<G: Game> Search<G> {
         verify::mated(pos, self.opts.futile_interpositions)
     }
 
-    /// Pushes the children of `pos` (the attacker's checks, or the defender's replies).
-    pub fn expand(&mut self, pos: &Position<G>, or_node: bool) {
+    /// Pushes the children of node `node` at `pos` ([`children::expand`]).
+    pub fn expand(&mut self, pos: &Position<G>, node: Node) {
         let how = Expansion {
             keys: self.keys(),
             futile: self.opts.futile_interpositions,
             delay: self.opts.delay,
+            defense: self.defense,
         };
         children::expand(
             &mut self.children,
             pos,
-            or_node,
+            node,
             how,
             &self.table,
             &self.history,
@@ -223,25 +237,35 @@ impl<G: Game> Search<G> {
         self.children[i].out = out;
     }
 
-    /// The multiple-iterative-deepening step of df-pn at `pos` (depth `depth` on the path,
-    /// the root at 1): searches until its proof number reaches `th_pn` or its disproof
-    /// number `th_dn`, stores the result and returns it.
-    pub fn mid(&mut self, pos: &Position<G>, th_pn: u32, th_dn: u32, depth: u32) -> Outcome {
+    /// The multiple-iterative-deepening step of df-pn at node `node` of `pos` (depth
+    /// `depth` on the path, the root at 1): searches until its proof number reaches `th_pn`
+    /// or its disproof number `th_dn`, stores the result and returns it.
+    pub fn mid(
+        &mut self,
+        pos: &Position<G>,
+        node: Node,
+        th_pn: u32,
+        th_dn: u32,
+        depth: u32,
+    ) -> Outcome {
         self.nodes += 1;
         if self.nodes >= self.opts.max_nodes {
             self.aborted = true;
         } else if self.nodes & (CHECK_INTERVAL - 1) == 0 {
             self.aborted |= SearchControl::look(&self.control, self.nodes, self.table.fill());
         }
-        let or_node = pos.side_to_move() == self.attacker;
-        let key = self.node_key(pos);
+        let or_node = node.is_or();
+        let key = node.key(self.node_key(pos), self.defense);
+        // The node's key on the path: a position met again with another bound is no
+        // repetition of this node.
+        let path_key = node.key(pos.key(), self.defense);
         let hand = self.attacker_hand(pos);
         // Plies left to the depth limit: lines of at most `max_depth` plies are searched.
         let here = (self.opts.max_depth + 1)
             .saturating_sub(depth)
             .min(ANY_DEPTH as u32 - 1) as u16;
         let start = self.children.len();
-        self.expand(pos, or_node);
+        self.expand(pos, node);
         let end = self.children.len();
         if here == 0 && start != end {
             // At the depth limit with moves left: no mate within the limit. Stored with
@@ -257,11 +281,11 @@ impl<G: Game> Search<G> {
         let remaining = here.saturating_sub(1);
         let nodes_before = self.nodes;
         if start == end {
-            let out = self.rules().without_moves(pos, or_node, hand);
+            let out = self.rules().without_moves(pos, node, hand);
             self.store(key, hand, &out, 1);
             return out;
         }
-        self.history.enter(pos.key(), depth);
+        self.history.enter(path_key, depth);
         let tca_before = self.tca;
         let mut searched: Option<(usize, Outcome)> = None;
         let (mut pn, mut dn);
@@ -321,13 +345,12 @@ impl<G: Game> Search<G> {
             if c.fresh {
                 self.tca = self.tca.saturating_sub(1);
             }
-            let mut next = pos.clone();
-            next.play_unchecked(c.mv);
-            let out = self.mid(&next, cth_pn, cth_dn, depth + 1);
+            let next = c.play(pos);
+            let out = self.mid(&next, c.node, cth_pn, cth_dn, depth + 1);
             searched = Some((best, out));
         }
         self.tca = self.tca.min(tca_before);
-        self.history.leave(pos.key());
+        self.history.leave(path_key);
         let amount = self.nodes - nodes_before + 1;
         let kids = &self.children[start..end];
         let out = if pn == 0 {
@@ -338,9 +361,9 @@ impl<G: Game> Search<G> {
                     .min_by_key(|c| c.out.len)
                     .map(|c| c.mv);
             }
-            self.rules().proved(pos, kids, or_node, hand)
+            self.rules().proved(pos, kids, node, hand)
         } else if dn == 0 {
-            self.rules().disproved(pos, kids, or_node)
+            self.rules().disproved(pos, kids, node, hand)
         } else {
             Outcome {
                 pn,
@@ -352,7 +375,7 @@ impl<G: Game> Search<G> {
         if out.dn == 0 && out.rep < depth {
             // Rests on a position above this one: true while that position is on the path.
             let entry = self.history.rest_on(out.rep, depth, out.bound);
-            self.rep_table.insert(pos.key(), entry);
+            self.rep_table.insert(path_key, entry);
             return out;
         }
         let out = Outcome { rep: NO_REP, ..out };
@@ -385,7 +408,7 @@ mod tests {
         let root = with_defender_hand(&pos, opts.defender_hand);
         let mut s = Search::with_table(opts, Table::new(1 << 12, opts.superiority));
         s.start(&root);
-        let out = s.mid(&root, INF, INF, 1);
+        let out = s.mid(&root, Node::mate(true), INF, INF, 1);
         (s, root, out)
     }
 

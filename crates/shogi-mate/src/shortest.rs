@@ -3,6 +3,7 @@
 //! through the table's proofs falls short.
 
 use crate::defender::with_defender_hand;
+use crate::node::Node;
 use crate::numbers::INF;
 use crate::outcome::NO_REP;
 use crate::search::Search;
@@ -30,7 +31,7 @@ pub(crate) fn walk_shortest<G: Game>(
     for r in (1..=len).rev() {
         let or_node = pos.side_to_move() == s.attacker;
         let start = s.children.len();
-        s.expand(&pos, or_node);
+        s.expand(&pos, Node::mate(or_node));
         let mut moves: Vec<(u16, Move)> = s.children[start..]
             .iter()
             .map(|c| {
@@ -88,7 +89,8 @@ pub(crate) fn mates_within<G: Game>(s: &mut Search<G>, pos: &Position<G>, m: u32
     }
     s.opts.max_depth = m;
     s.history.clear();
-    let out = s.mid(pos, INF, INF, 1);
+    let node = s.mate_node(pos);
+    let out = s.mid(pos, node, INF, INF, 1);
     if s.aborted {
         None
     } else if out.pn == 0 {

@@ -4,6 +4,7 @@
 use crate::control::SearchControl;
 use crate::defender::with_defender_hand;
 use crate::line;
+use crate::node::Node;
 use crate::numbers::INF;
 use crate::options::{MateOptions, MateResult, SearchStats, Verdict};
 use crate::outcome::{Outcome, ANY_DEPTH, NO_REP};
@@ -136,9 +137,15 @@ impl<G: Game> Solver<G> {
         best
     }
 
+    /// The search under this solver, for the pass count, which is the same search with
+    /// passes allowed.
+    pub(crate) fn search_mut(&mut self) -> &mut Search<G> {
+        &mut self.search
+    }
+
     /// [`Solver::solve`], with the root's outcome and whether the search was cut short
     /// (node limit or stop).
-    fn solve_root(&mut self, pos: &Position<G>) -> (MateResult, Outcome, bool) {
+    pub(crate) fn solve_root(&mut self, pos: &Position<G>) -> (MateResult, Outcome, bool) {
         self.search.clear();
         self.search_root(pos)
     }
@@ -149,7 +156,7 @@ impl<G: Game> Solver<G> {
         let s = &mut self.search;
         let root = with_defender_hand(pos, s.opts.defender_hand);
         s.start(&root);
-        let out = s.mid(&root, INF, INF, 1);
+        let out = s.mid(&root, Node::mate(true), INF, INF, 1);
         let mut result = MateResult {
             verdict: Verdict::Unknown,
             moves: Vec::new(),

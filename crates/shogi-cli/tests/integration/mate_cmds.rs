@@ -217,6 +217,41 @@ fn pass_count_json_has_the_contract_fields() {
     );
 }
 
+/// `pass-count --max-passes 0` is the mate search itself (docs/METHOD.md §13): the same
+/// verdicts and the same nodes as `mate`, and a proved count's move the line's first.
+#[test]
+fn a_pass_count_of_zero_searches_as_mate_does() {
+    let positions = [MATE3, MATE7, NO_ATTACKER_KING, THREAT, START];
+    let mut mate = vec!["mate", "--json", "--threads", "1"];
+    mate.extend(positions);
+    let mut pc = vec![
+        "pass-count",
+        "--json",
+        "--threads",
+        "1",
+        "--max-passes",
+        "0",
+    ];
+    pc.extend(positions);
+    let parse = |out: String| -> Vec<Value> {
+        out.lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect()
+    };
+    let (m, p) = (parse(run(&mate).1), parse(run(&pc).1));
+    assert_eq!(m.len(), positions.len());
+    for (m, p) in m.iter().zip(&p) {
+        let expected = match m["verdict"].as_str() {
+            Some("mate") => "proved",
+            Some("no-mate") => "pass-limit",
+            _ => "unknown",
+        };
+        assert_eq!(p["verdict"], expected, "{m} {p}");
+        assert_eq!(p["nodes"], m["nodes"], "{m} {p}");
+        assert_eq!(p["move"], m["moves"].get(0).cloned().unwrap_or(Value::Null));
+    }
+}
+
 /// Mates have pass count 0 under every defence set, and the counts grow with the set.
 #[test]
 fn defence_sets_are_monotone() {

@@ -116,6 +116,47 @@ fn quiet_threats_have_a_pass_count_of_one() {
     );
 }
 
+/// "pc ≤ 0" is the mate search itself (docs/METHOD.md §13): on every 8th mate and no-mate
+/// of the sets, `pass-count --max-passes 0` answers as `mate` does with the same nodes, and
+/// a proved count's first move is the mating line's.
+#[test]
+fn a_pass_count_of_zero_costs_what_the_mate_costs() {
+    let mut rows = data("shogi_mates.tsv");
+    rows.extend(data("shogi_nomates.tsv"));
+    let opts = PassOptions {
+        max_passes: 0,
+        max_nodes: 300_000,
+        table_entries: 1 << 18,
+        ..PassOptions::default()
+    };
+    let mut mate = Solver::<Shogi>::new(opts.mate_options());
+    let mut pc = PassSolver::<Shogi>::new(opts);
+    let (mut decided, mut nodes) = (0, 0);
+    for row in rows.iter().step_by(8) {
+        let pos = problem::<Shogi>(&row[0]);
+        let m = mate.solve(&pos);
+        let p = pc.solve(&pos);
+        let expected = match m.verdict {
+            Verdict::Mate => PassVerdict::Proved,
+            Verdict::NoMate => PassVerdict::PassLimit,
+            Verdict::Unknown => PassVerdict::Unknown,
+        };
+        assert_eq!(
+            (p.verdict, p.nodes),
+            (expected, m.stats.nodes),
+            "{}",
+            row[0]
+        );
+        assert_eq!(p.first_move, m.moves.first().copied(), "{}", row[0]);
+        decided += usize::from(m.verdict != Verdict::Unknown);
+        nodes += m.stats.nodes;
+    }
+    assert!(
+        decided >= 100 && nodes > 100_000,
+        "{decided} decided, {nodes} nodes"
+    );
+}
+
 /// A solver of shortest mates with the shortest set's hands (as in the SFEN) and
 /// `entries` table entries.
 fn shortest_solver(entries: usize) -> Solver<Shogi> {
