@@ -211,8 +211,8 @@ pub struct CommonArgs {
     /// KIF or CSA file, whose own hands are kept.
     #[arg(long, value_enum)]
     defender_hand: Option<DefenderHand>,
-    /// Transposition table size per thread, in MiB (32-byte entries, rounded up to a
-    /// power of two), at most 4096: each thread allocates its table up front, one per
+    /// Transposition table size per thread, in MiB (32-byte entries, as many as fit), at
+    /// most 4096: each thread allocates its table up front, one per
     /// game when the positions are of both.
     #[arg(long, value_name = "MIB", default_value_t = 64,
           value_parser = clap::value_parser!(u64).range(1..=4096))]

@@ -625,7 +625,7 @@ impl Engine {
 /// (the bounds of `mate`: memory available, the cgroup's limit, `ulimit -v`).
 fn fitted(mut settings: Settings) -> Settings {
     let room = crate::memory::room();
-    // The table as `Solver::try_new` will make it (entries rounded up to a power of two).
+    // The table as `Solver::try_new` will make it.
     let fits = |mb: u64| {
         let entries = Settings {
             hash_mb: mb,

@@ -49,7 +49,8 @@ impl LookAhead {
     /// The array for a table of `capacity` entries.
     pub fn for_table(capacity: usize) -> LookAhead {
         LookAhead {
-            slots: vec![(0, 0); (capacity / 16).clamp(1, AHEAD_SLOTS)],
+            // A power of two (the slot is a mask), at most a 16th of the table's entries.
+            slots: vec![(0, 0); prev_power_of_two(capacity / 16).clamp(1, AHEAD_SLOTS)],
         }
     }
 
@@ -121,6 +122,15 @@ impl LookAhead {
             return Ok(n);
         }
         Err(how.rules.without_moves(&next, c.node, c.hand))
+    }
+}
+
+/// The largest power of two at most `n` (1 for 0).
+fn prev_power_of_two(n: usize) -> usize {
+    if n == 0 {
+        1
+    } else {
+        1 << (usize::BITS - 1 - n.leading_zeros())
     }
 }
 
@@ -205,5 +215,7 @@ mod tests {
         assert_eq!(LookAhead::for_table(64).slots.len(), 4);
         assert_eq!(LookAhead::for_table(1).slots.len(), 1);
         assert_eq!(LookAhead::for_table(1 << 24).slots.len(), AHEAD_SLOTS);
+        assert_eq!(LookAhead::for_table(100 << 15).slots.len(), AHEAD_SLOTS);
+        assert_eq!(LookAhead::for_table(1000).slots.len(), 32, "1000 / 16 = 62");
     }
 }

@@ -15,7 +15,7 @@ pub const DEFAULT_MAX_DEPTH: u32 = 4096;
 pub struct MateOptions {
     /// The search gives up (verdict [`Verdict::Unknown`]) after this many nodes.
     pub max_nodes: u64,
-    /// Transposition table entries (32 bytes each; rounded up to a power of two). The
+    /// Transposition table entries (32 bytes each; at least 64, any number). The
     /// table is the search's memory limit: when it is full, entries are replaced, which
     /// costs time but never soundness.
     pub table_entries: usize,

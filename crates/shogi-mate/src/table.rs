@@ -93,6 +93,8 @@ pub struct TableStats {
 /// The transposition table of the mate search.
 pub struct Table {
     entries: Vec<Entry>,
+    /// The number of slots less one when it is a power of two (the home slot is then a
+    /// mask of the key), else 0.
     mask: usize,
     generation: u16,
     superiority: bool,
@@ -146,19 +148,17 @@ impl TableBuilder {
 }
 
 impl Table {
-    /// A table of at least `entries` entries (rounded up to a power of two, at least 64).
+    /// A table of `entries` entries (at least 64).
     /// With `superiority` off, look-ups match exact hands only and proofs and disproofs
     /// store the hand itself: the ablation that shows what proof pieces buy.
     pub fn new(entries: usize, superiority: bool) -> Table {
-        let slots = Table::slots(entries).expect("a table of fewer than 2^63 entries");
-        Table::with_entries(vec![Entry::default(); slots], superiority)
+        Table::with_entries(vec![Entry::default(); Table::slots(entries)], superiority)
     }
 
     /// [`Table::new`], but an allocation the process cannot get (an address-space limit,
     /// a size past `usize`) is an error rather than an abort.
     pub fn try_new(entries: usize, superiority: bool) -> Result<Table, TryReserveError> {
-        // Past `usize`, the reservation fails as any request too large does.
-        let slots = Table::slots(entries).unwrap_or(usize::MAX);
+        let slots = Table::slots(entries);
         let mut v = Vec::new();
         v.try_reserve_exact(slots)?;
         v.resize(slots, Entry::default());
@@ -171,7 +171,7 @@ impl Table {
     /// on a busy virtual machine), so a caller that must answer by a deadline, or at a
     /// `stop`, can grow it between looks at its clock and resume later.
     pub fn builder(entries: usize, superiority: bool) -> Result<TableBuilder, TryReserveError> {
-        let slots = Table::slots(entries).unwrap_or(usize::MAX);
+        let slots = Table::slots(entries);
         let mut v = Vec::new();
         v.try_reserve_exact(slots)?;
         Ok(TableBuilder {
@@ -183,7 +183,11 @@ impl Table {
 
     fn with_entries(entries: Vec<Entry>, superiority: bool) -> Table {
         Table {
-            mask: entries.len() - 1,
+            mask: if entries.len().is_power_of_two() {
+                entries.len() - 1
+            } else {
+                0
+            },
             entries,
             generation: 1,
             superiority,
@@ -196,12 +200,14 @@ impl Table {
     /// The bytes a table of at least `entries` entries allocates (`None` past `usize`): to
     /// check that tables fit in memory before making them.
     pub fn bytes_for(entries: usize) -> Option<usize> {
-        Table::slots(entries)?.checked_mul(core::mem::size_of::<Entry>())
+        Table::slots(entries).checked_mul(core::mem::size_of::<Entry>())
     }
 
-    /// The slots of a table asked for `entries`: a power of two, at least [`MIN_ENTRIES`].
-    fn slots(entries: usize) -> Option<usize> {
-        entries.max(MIN_ENTRIES).checked_next_power_of_two()
+    /// The slots of a table asked for `entries`: as many, at least [`MIN_ENTRIES`]. Any
+    /// number will do, so that a table takes the memory it is given (`USI_Hash 100` is
+    /// 100 MiB, not 128).
+    fn slots(entries: usize) -> usize {
+        entries.max(MIN_ENTRIES)
     }
 
     /// The number of entries.
@@ -262,8 +268,25 @@ impl Table {
 
     #[inline(always)]
     fn home(&self, key: u64) -> usize {
-        // The key is a sum of random 64-bit values: any bits will do.
-        (key >> 7) as usize & self.mask
+        // The key is a sum of random 64-bit values: any bits will do. Other sizes than
+        // powers of two map the 57 bits left onto the slots by a multiplication, not a
+        // division (Lemire's fast range).
+        if self.mask != 0 {
+            (key >> 7) as usize & self.mask
+        } else {
+            ((u128::from(key >> 7) * self.entries.len() as u128) >> 57) as usize
+        }
+    }
+
+    /// The slot after `i`, round the end.
+    #[inline(always)]
+    fn next(&self, i: usize) -> usize {
+        let j = i + 1;
+        if j == self.entries.len() {
+            0
+        } else {
+            j
+        }
     }
 
     /// Whether slot `i` holds nothing of the current generation (no entry, no tombstone):
@@ -314,7 +337,7 @@ impl Table {
         // it; the table is never full (the collection keeps a quarter of it empty).
         while !self.is_empty(i) {
             let e = self.entries[i];
-            i = (i + 1) & self.mask;
+            i = self.next(i);
             if e.key != key {
                 continue;
             }
@@ -371,7 +394,7 @@ impl Table {
         let mut i = self.home(key);
         while !self.is_empty(i) {
             let e = &self.entries[i];
-            i = (i + 1) & self.mask;
+            i = self.next(i);
             if e.key == key && e.pn == 0 && self.covers(hand, e.hand) {
                 best = Some(best.map_or(e.len, |b| b.min(e.len)));
             }
@@ -414,11 +437,11 @@ impl Table {
             let e = self.entries[i];
             if e.key == TOMBSTONE {
                 free.get_or_insert(i);
-                i = (i + 1) & self.mask;
+                i = self.next(i);
                 continue;
             }
             if e.key != key {
-                i = (i + 1) & self.mask;
+                i = self.next(i);
                 continue;
             }
             let open = !e.is_final();
@@ -446,7 +469,7 @@ impl Table {
                 self.tombstones += 1;
                 free.get_or_insert(i);
             }
-            i = (i + 1) & self.mask;
+            i = self.next(i);
         }
         let i = free.expect("a run ends at an empty slot");
         if self.entries[i].key == TOMBSTONE && !self.is_empty(i) {
@@ -511,14 +534,14 @@ impl Table {
             return;
         };
         for k in 1..=n {
-            let i = (start + k) & self.mask;
+            let i = (start + k) % n;
             if self.entries[i].key == 0 {
                 continue;
             }
             let e = core::mem::take(&mut self.entries[i]);
             let mut j = self.home(e.key);
             while self.entries[j].key != 0 {
-                j = (j + 1) & self.mask;
+                j = self.next(j);
             }
             self.entries[j] = e;
         }

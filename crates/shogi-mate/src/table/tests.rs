@@ -11,12 +11,48 @@ fn a_table_too_large_is_an_error_and_sizes_are_known_before() {
     assert!(Table::try_new(usize::MAX / 64, false).is_err());
     assert_eq!(Table::bytes_for(usize::MAX), None);
     let t = Table::try_new(1000, true).expect("a small table");
-    assert_eq!(t.capacity(), 1024);
+    assert_eq!(t.capacity(), 1000, "the size asked for, not a power of two");
     assert_eq!(
         Table::bytes_for(1000),
-        Some(1024 * core::mem::size_of::<Entry>())
+        Some(1000 * core::mem::size_of::<Entry>())
     );
     assert_eq!(Table::new(1000, true).capacity(), t.capacity());
+    assert_eq!(Table::new(3, true).capacity(), MIN_ENTRIES);
+    // 100 MiB of 32-byte entries is 100 MiB.
+    assert_eq!(Table::bytes_for(100 << 15), Some(100 << 20));
+}
+
+/// A table of any size finds what it stores, over the end of its slots too, and its
+/// collections keep it whole.
+#[test]
+fn a_table_of_any_size_keeps_its_runs_whole() {
+    for size in [100, 1000, 777] {
+        let mut t = Table::new(size, true);
+        assert_eq!(t.capacity(), size);
+        let key = |n: u64| n.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let h = hand([1, 0, 0, 0, 0, 0, 0]);
+        for n in 0..(size as u64 / 2) {
+            t.store(key(n), h, 5, 7, 0, n);
+        }
+        for n in 0..(size as u64 / 2) {
+            let p = t.probe(key(n), h, u16::MAX);
+            assert!(p.hit == Hit::Miss || (p.pn, p.dn) == (5, 7));
+        }
+        // Keys at the top of the range land in the last slots and wrap round.
+        let top = u64::MAX;
+        assert_eq!(t.home(top), size - 1);
+        for n in 0..4u64 {
+            t.store(top - 2 * n, h, 9, 9, 0, 1 << 20);
+        }
+        for n in 0..4u64 {
+            assert_eq!(t.probe(top - 2 * n, h, u16::MAX).pn, 9, "{size}");
+        }
+        for n in 0..(size as u64 * 4) {
+            t.store(key(n + 1000), h, 3, 3, 0, n);
+        }
+        assert!(t.stats().collections > 0);
+        assert!(t.fill() <= 0.75);
+    }
 }
 
 #[test]
