@@ -226,7 +226,7 @@ pub struct CommonArgs {
 
 impl CommonArgs {
     fn table_entries(self) -> usize {
-        (self.table_mb as usize).saturating_mul((1 << 20) / 32)
+        shogi_cli::table_entries(self.table_mb)
     }
 }
 
@@ -510,11 +510,11 @@ fn run_parallel<W: Worker>(
 
 impl Worker for MateSolvers {
     fn reserve(&mut self, game: GameKind) -> Result<(), String> {
-        MateSolvers::reserve(self, game)
+        MateSolvers::reserve(self, game).map_err(|e| e.to_string())
     }
 
     fn line(&mut self, sfen: &str, json: bool) -> Result<String, String> {
-        let r = self.solve(sfen)?;
+        let r = self.solve(sfen).map_err(|e| e.to_string())?;
         Ok(if json { to_json(&r) } else { r.text() })
     }
 
@@ -528,11 +528,11 @@ impl Worker for MateSolvers {
 
 impl Worker for PassSolvers {
     fn reserve(&mut self, game: GameKind) -> Result<(), String> {
-        PassSolvers::reserve(self, game)
+        PassSolvers::reserve(self, game).map_err(|e| e.to_string())
     }
 
     fn line(&mut self, sfen: &str, json: bool) -> Result<String, String> {
-        let r = self.solve(sfen)?;
+        let r = self.solve(sfen).map_err(|e| e.to_string())?;
         Ok(if json { to_json(&r) } else { r.text() })
     }
 
@@ -540,7 +540,7 @@ impl Worker for PassSolvers {
         if !json {
             return format!("invalid - 0 {sfen} -");
         }
-        to_json(&PassRecord::invalid(sfen, self.defense(), error))
+        to_json(&PassRecord::invalid(sfen, self.options().defense, error))
     }
 }
 
@@ -568,7 +568,7 @@ fn write_kif(
     }
     let mut worker = MateSolvers::new(opts);
     for &game in &plan.games {
-        worker.reserve(game)?;
+        worker.reserve(game).map_err(|e| e.to_string())?;
     }
     let sfen = input.sfen.clone();
     let solved = std::thread::Builder::new()

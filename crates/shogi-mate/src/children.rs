@@ -309,7 +309,6 @@ pub(crate) fn waits(kids: &[Child], c: &Child, or_node: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::defender::DefenderHand;
     use crate::numbers::INF;
     use shogi_core::{Color, Shogi, Square};
 
@@ -329,7 +328,7 @@ mod tests {
         let how = Expansion {
             keys: Keys {
                 attacker,
-                defender_hand: DefenderHand::Sfen,
+                out_of_play: 0,
             },
             futile: false,
             delay,

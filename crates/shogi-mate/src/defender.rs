@@ -13,7 +13,9 @@ pub enum DefenderHand {
     #[default]
     Rest,
     /// The hand the SFEN gives the defender, kept as it is: for positions from games where
-    /// both hands are known. The defender's hand is then part of the table key.
+    /// both hands are known. What the defender is not given stays out of play (docs/METHOD.md
+    /// §11.1); when that is nothing (the SFEN's defender holds the rest, as in any position
+    /// of a game), the search is the one of [`DefenderHand::Rest`], node for node.
     Sfen,
 }
 

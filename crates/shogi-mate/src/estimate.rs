@@ -137,7 +137,6 @@ fn prev_power_of_two(n: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::defender::DefenderHand;
     use crate::hand::PackedHand;
     use crate::keys::Keys;
     use crate::node::Node;
@@ -146,10 +145,7 @@ mod tests {
     const HOW: Estimates = Estimates {
         dn_lookahead: true,
         futile: false,
-        rules: Rules {
-            superiority: true,
-            defender_hand: DefenderHand::Rest,
-        },
+        rules: Rules { superiority: true },
         defense: Defense::None,
     };
 
@@ -159,7 +155,7 @@ mod tests {
         assert!(pos.is_legal(mv));
         let keys = Keys {
             attacker,
-            defender_hand: DefenderHand::Rest,
+            out_of_play: 0,
         };
         let node = Node::mate(pos.side_to_move() != attacker);
         Child::new(mv, None, node, keys.child(pos, mv, pos.board_key()), None)

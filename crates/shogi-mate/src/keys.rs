@@ -2,9 +2,8 @@
 //! that superior and inferior hands of one board meet in one place, and the keys of a
 //! child are computed from its parent's without playing the move.
 
-use crate::defender::DefenderHand;
 use crate::hand::PackedHand;
-use shogi_core::{Color, Game, Move, Piece, Position};
+use shogi_core::{Color, Game, Move, Piece, PieceKind, Position};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -37,41 +36,55 @@ pub(crate) fn extend_path(path: u64, key: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// How one search keys its positions: who attacks, and whether the defender's hand is the
-/// SFEN's (then part of the table key) or the rest.
+/// How one search keys its positions: who attacks, and the pieces out of play.
+///
+/// The pieces in neither hand nor on the board (none with the rest convention; with the
+/// SFEN's hands, what the defender is not given) stay out of play for the whole search:
+/// captures and drops move pieces between board and hands only. The defender's hand is
+/// then the pieces off the board less the attacker's and less those, so it follows from
+/// the attacker's and is not keyed: under both conventions positions meet by superiority
+/// of the attacker's hand alone (docs/METHOD.md §11.1), and a SFEN whose defender holds
+/// the rest searches exactly as under the rest convention.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Keys {
     pub attacker: Color,
-    pub defender_hand: DefenderHand,
+    /// What the pieces out of play add to the table key (0 when there are none), so that
+    /// one table never answers a position with another set out of play.
+    pub out_of_play: u64,
 }
 
 impl Keys {
+    /// The keys of a search from `root`, whose pieces out of play are those of the whole
+    /// search.
+    pub fn of_root<G: Game>(root: &Position<G>) -> Keys {
+        let attacker = root.side_to_move();
+        let t = G::tables();
+        let in_play = root.material();
+        let mut out_of_play = 0u64;
+        for kind in PieceKind::HAND {
+            let out = G::MATERIAL.get(kind).saturating_sub(in_play.get(kind));
+            out_of_play = out_of_play.wrapping_add(
+                t.zobrist_hand[(!attacker).index()][kind.index()].wrapping_mul(out as u64),
+            );
+        }
+        Keys {
+            attacker,
+            out_of_play,
+        }
+    }
+
     /// The attacker's hand in `pos`.
     #[inline]
     pub fn hand<G: Game>(self, pos: &Position<G>) -> PackedHand {
         PackedHand::new(pos.hand(self.attacker))
     }
 
-    /// The table key of a position: its board and side to move, and with the SFEN's hands
-    /// convention the defender's hand too (the attacker's hand is compared separately).
-    /// Odd, so that the table can tell it from its markers.
+    /// The table key of a position: its board, side to move and pieces out of play (the
+    /// attacker's hand is compared separately). Odd, so that the table can tell it from
+    /// its markers.
     #[inline]
     pub fn node<G: Game>(self, pos: &Position<G>) -> u64 {
-        pos.board_key().wrapping_add(self.defender_part(pos)) | 1
-    }
-
-    /// What the defender's hand adds to the table key: nothing with the rest convention.
-    #[inline]
-    fn defender_part<G: Game>(self, pos: &Position<G>) -> u64 {
-        let mut key = 0u64;
-        if self.defender_hand == DefenderHand::Sfen {
-            let t = G::tables();
-            let d = !self.attacker;
-            for (k, &n) in pos.hand(d).0.iter().enumerate() {
-                key = key.wrapping_add(t.zobrist_hand[d.index()][k].wrapping_mul(n as u64));
-            }
-        }
-        key
+        pos.board_key().wrapping_add(self.out_of_play) | 1
     }
 
     /// The full key, table key and attacker hand of the position after `mv`, computed
@@ -125,14 +138,11 @@ impl Keys {
         } else {
             PackedHand::new(pos.hand(self.attacker))
         };
-        if self.defender_hand == DefenderHand::Sfen {
-            let d = !self.attacker;
-            let dh = if us == d { &mover_hand } else { pos.hand(d) };
-            for (k, &n) in dh.0.iter().enumerate() {
-                board = board.wrapping_add(t.zobrist_hand[d.index()][k].wrapping_mul(n as u64));
-            }
-        }
-        (full, board | 1, attacker_hand)
+        (
+            full,
+            board.wrapping_add(self.out_of_play) | 1,
+            attacker_hand,
+        )
     }
 
     /// [`Keys::child`] for a pass: only the side to move changes.
@@ -143,7 +153,7 @@ impl Keys {
         let board = pos.board_key().wrapping_add(side);
         (
             full,
-            board.wrapping_add(self.defender_part(pos)) | 1,
+            board.wrapping_add(self.out_of_play) | 1,
             self.hand(pos),
         )
     }
@@ -162,20 +172,21 @@ fn side_change<G: Game>(us: Color) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::defender::{with_defender_hand, DefenderHand};
     use shogi_core::{MiniShogi, MoveList, Shogi};
 
-    /// Every legal move of `sfen`, under both conventions: the keys computed without
-    /// playing the move are those of the position it leads to.
+    /// Every legal move of `sfen`, with pieces out of play and without: the keys computed
+    /// without playing the move are those of the position it leads to.
     fn children_keys_match<G: Game>(sfen: &str) {
         let pos = Position::<G>::from_sfen(sfen).expect("a test position");
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         assert!(!list.is_empty());
-        for defender_hand in [DefenderHand::Rest, DefenderHand::Sfen] {
+        for out_of_play in [0, 0x1234_5678_9abc_def0] {
             for attacker in Color::ALL {
                 let keys = Keys {
                     attacker,
-                    defender_hand,
+                    out_of_play,
                 };
                 for &mv in list.iter() {
                     let mut next = pos.clone();
@@ -208,10 +219,10 @@ mod tests {
         let pos = Position::<Shogi>::from_sfen("4k4/9/4P4/9/9/9/9/9/K8 b G2p 1").unwrap();
         let mut passed = pos.clone();
         assert!(passed.play_pass());
-        for defender_hand in [DefenderHand::Rest, DefenderHand::Sfen] {
+        for out_of_play in [0, 0x1234_5678_9abc_def0] {
             let keys = Keys {
                 attacker: Color::Black,
-                defender_hand,
+                out_of_play,
             };
             assert_eq!(
                 keys.pass(&pos),
@@ -220,29 +231,26 @@ mod tests {
         }
     }
 
+    /// Hands that split the same pieces differently share a key; a position with pieces
+    /// out of play (a defender given less than the rest) has another.
     #[test]
-    fn the_table_key_leaves_out_the_attackers_hand_only() {
-        let a = Position::<Shogi>::from_sfen("8k/9/8P/9/9/9/9/9/4K4 b G2p 1").unwrap();
-        let b = Position::<Shogi>::from_sfen("8k/9/8P/9/9/9/9/9/4K4 b 2G2p 1").unwrap();
-        let c = Position::<Shogi>::from_sfen("8k/9/8P/9/9/9/9/9/4K4 b 2Gp 1").unwrap();
-        let rest = Keys {
-            attacker: Color::Black,
-            defender_hand: DefenderHand::Rest,
-        };
-        let sfen = Keys {
-            defender_hand: DefenderHand::Sfen,
-            ..rest
-        };
-        assert_eq!(rest.node(&a), rest.node(&b));
-        assert_eq!(rest.node(&b), rest.node(&c));
-        assert_eq!(sfen.node(&a), sfen.node(&b));
-        assert_ne!(
-            sfen.node(&b),
-            sfen.node(&c),
-            "the defender's hand is in the key"
-        );
-        assert_eq!(rest.node(&a) & 1, 1);
-        assert_ne!(rest.hand(&a), rest.hand(&b));
+    fn the_table_key_leaves_out_the_hands_but_not_the_pieces_out_of_play() {
+        let pos = |sfen: &str| Position::<Shogi>::from_sfen(sfen).unwrap();
+        let a = pos("8k/9/8P/9/9/9/9/9/4K4 b G2p 1");
+        let b = pos("8k/9/8P/9/9/9/9/9/4K4 b 2G2p 1");
+        let c = pos("8k/9/8P/9/9/9/9/9/4K4 b 2Gp 1");
+        let rest = |p: &Position<Shogi>| with_defender_hand(p, DefenderHand::Rest);
+        let keys = Keys::of_root(&rest(&a));
+        assert_eq!(keys.out_of_play, 0, "the rest leaves nothing out");
+        assert_eq!(keys.node(&rest(&a)), keys.node(&rest(&b)));
+        assert_eq!(keys.node(&a), keys.node(&c), "only the hands differ");
+        assert_ne!(keys.hand(&a), keys.hand(&b));
+        assert_eq!(keys.node(&a) & 1, 1);
+        // The SFEN's hands of b and c leave different pieces out of play.
+        let (kb, kc) = (Keys::of_root(&b), Keys::of_root(&c));
+        assert_ne!(kb.out_of_play, 0);
+        assert_ne!(kb.node(&b), kc.node(&c));
+        assert_eq!(Keys::of_root(&rest(&c)), keys);
     }
 
     #[test]

@@ -124,6 +124,13 @@ pub struct MateResult {
     /// unless the walk that shortens a planned line ran out of nodes (a table far too
     /// small for the searches and a low node limit).
     pub shortest: Option<u32>,
+    /// Whether the node limit or a stop ([`crate::Solver::set_control`]: a caller's time
+    /// limit) ended a search of this answer before it was done: with
+    /// [`Verdict::Unknown`], that is why; with a mate after
+    /// [`crate::Solver::solve_shortest`], the shortest was not proved ([`MateResult::shortest`]
+    /// is `None` and the line's length only an upper bound) or its line not walked to that
+    /// length. A front end says so rather than print the answer as a proved one.
+    pub cut: bool,
     /// For a mate: the proof pieces of the position (a part of the attacker's hand that is
     /// enough for a mate within the depth limit: those of the proof found, whose mate may
     /// be longer than the line, which takes the shortest the table proves); for a no-mate:
@@ -248,6 +255,7 @@ mod tests {
             moves: vec![mv],
             line_minimax: true,
             shortest: None,
+            cut: false,
             pieces: None,
             stats: SearchStats::default(),
         };

@@ -14,7 +14,7 @@ use crate::numbers::INF;
 use crate::options::{PassOptions, PassResult, PassVerdict, Verdict};
 use crate::outcome::ANY_DEPTH;
 use crate::solver::Solver;
-use crate::table::TableStats;
+use crate::table::{Table, TableStats};
 use shogi_core::{Game, Move, Position};
 use std::collections::TryReserveError;
 
@@ -40,6 +40,15 @@ impl<G: Game> PassSolver<G> {
             opts,
             solver: Solver::try_new(opts.mate_options())?,
         })
+    }
+
+    /// A solver on `table`, as [`Solver::with_table`]: for a table made by a
+    /// [`crate::TableBuilder`], a step at a time.
+    pub fn with_table(opts: PassOptions, table: Table) -> PassSolver<G> {
+        PassSolver {
+            opts,
+            solver: Solver::with_table(opts.mate_options(), table),
+        }
     }
 
     /// Lets `control` stop the searches of this solver from another thread (a Python

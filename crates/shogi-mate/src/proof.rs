@@ -3,7 +3,6 @@
 //! a disproof, and the outcome of a node without a move.
 
 use crate::children::Child;
-use crate::defender::DefenderHand;
 use crate::hand::PackedHand;
 use crate::node::Node;
 use crate::outcome::{deeper, Outcome, ANY_DEPTH, NO_REP};
@@ -15,7 +14,6 @@ use shogi_core::{Game, Hand, Position};
 pub(crate) struct Rules {
     /// Proof pieces (on) or the whole hand (off: the ablation without superiority).
     pub superiority: bool,
-    pub defender_hand: DefenderHand,
 }
 
 impl Rules {
@@ -47,14 +45,10 @@ impl Rules {
             };
         }
         if node.is_or() {
-            let d = pieces::or_disproof(
-                pos,
-                PackedHand::new(&Hand([u8::MAX; 7])),
-                self.defender_hand,
-            );
+            let d = pieces::or_disproof(pos, PackedHand::new(&Hand([u8::MAX; 7])));
             Outcome::disproof(d)
         } else {
-            let p = pieces::and_proof(pos, PackedHand::EMPTY, self.defender_hand);
+            let p = pieces::and_proof(pos, PackedHand::EMPTY);
             Outcome::proof(self.proof_pieces(p, hand), 0)
         }
     }
@@ -93,7 +87,7 @@ impl Rules {
                 .iter()
                 .fold(PackedHand::EMPTY, |u, c| u.union(c.out.pieces));
             let len = kids.iter().map(|c| c.out.len).max().unwrap_or(0);
-            let p = pieces::and_proof(pos, union, self.defender_hand);
+            let p = pieces::and_proof(pos, union);
             Outcome::proof(self.proof_pieces(p, hand), len.saturating_add(1))
         }
     }
@@ -129,7 +123,7 @@ impl Rules {
                 rep = rep.min(c.out.rep);
                 bound = bound.min(c.out.bound);
             }
-            let d = pieces::or_disproof(pos, d, self.defender_hand);
+            let d = pieces::or_disproof(pos, d);
             Outcome {
                 rep,
                 bound: deeper(bound),
@@ -143,7 +137,7 @@ impl Rules {
                 .filter(|c| c.out.dn == 0)
                 .max_by_key(|c| (c.out.rep, c.out.bound, c.out.pieces.total()))
                 .expect("a disproved AND node has a disproved child");
-            let d = pieces::and_disproof(pos, c.mv, c.out.pieces, self.defender_hand);
+            let d = pieces::and_disproof(pos, c.mv, c.out.pieces);
             Outcome {
                 rep: c.out.rep,
                 bound: deeper(c.out.bound),
@@ -159,10 +153,7 @@ mod tests {
     use crate::hand::packed as hand;
     use shogi_core::{Move, Shogi};
 
-    const RULES: Rules = Rules {
-        superiority: true,
-        defender_hand: DefenderHand::Rest,
-    };
+    const RULES: Rules = Rules { superiority: true };
 
     const OR: Node = Node::mate(true);
     const AND: Node = Node::mate(false);
@@ -193,10 +184,7 @@ mod tests {
         assert_eq!((out.pieces, out.len), (PackedHand::EMPTY, 7));
         let out = RULES.proved(&n, &kids[..1], OR, hand([0, 0, 0, 1, 1, 0, 0]));
         assert_eq!((out.pieces, out.len), (gold, 1), "the drop needs its gold");
-        let exact = Rules {
-            superiority: false,
-            ..RULES
-        };
+        let exact = Rules { superiority: false };
         let h = hand([0, 0, 0, 1, 1, 0, 0]);
         assert_eq!(exact.proved(&n, &kids, OR, h).pieces, h);
     }

@@ -34,6 +34,8 @@ pub(crate) struct Search<G: Game> {
     /// The children of the nodes on the path, each node's in a range.
     pub children: Vec<Child>,
     pub attacker: Color,
+    /// What the pieces out of play add to the table key ([`Keys::out_of_play`]).
+    out_of_play: u64,
     pub nodes: u64,
     /// Whether the node limit or a stop ended the search.
     pub aborted: bool,
@@ -65,6 +67,7 @@ impl<G: Game> Search<G> {
             history: History::new(),
             children: Vec::with_capacity(4096),
             attacker: Color::Black,
+            out_of_play: 0,
             nodes: 0,
             aborted: false,
             control: None,
@@ -87,7 +90,9 @@ impl<G: Game> Search<G> {
         self.rep_table.clear();
         self.history.clear();
         self.children.clear();
-        self.attacker = root.side_to_move();
+        let keys = Keys::of_root(root);
+        self.attacker = keys.attacker;
+        self.out_of_play = keys.out_of_play;
         self.nodes = 0;
         self.tca = 0;
         self.aborted = self.control.as_ref().is_some_and(|c| c.is_stopped());
@@ -98,14 +103,13 @@ impl<G: Game> Search<G> {
     pub fn keys(&self) -> Keys {
         Keys {
             attacker: self.attacker,
-            defender_hand: self.opts.defender_hand,
+            out_of_play: self.out_of_play,
         }
     }
 
     fn rules(&self) -> Rules {
         Rules {
             superiority: self.opts.superiority,
-            defender_hand: self.opts.defender_hand,
         }
     }
 

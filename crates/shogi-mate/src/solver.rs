@@ -62,7 +62,9 @@ impl<G: Game> Solver<G> {
         if self.search.opts.shortest {
             self.solve_shortest(pos)
         } else {
-            self.solve_root(pos).0
+            let (mut r, _, aborted) = self.solve_root(pos);
+            r.cut = aborted;
+            r
         }
     }
 
@@ -79,10 +81,12 @@ impl<G: Game> Solver<G> {
     /// the line's length is only an upper bound.
     pub fn solve_shortest(&mut self, pos: &Position<G>) -> MateResult {
         let full = self.search.opts.max_depth;
-        let (mut best, out, _) = self.solve_root(pos);
+        let (mut best, out, aborted) = self.solve_root(pos);
         if best.verdict != Verdict::Mate {
+            best.cut = aborted;
             return best;
         }
+        let mut cut = false;
         let mut nodes = best.stats.nodes;
         // Mate lengths are odd; `hi` is a length within which a mate is proved (the
         // proof's longest line, or the minimax line through the proved positions when it
@@ -114,6 +118,7 @@ impl<G: Game> Solver<G> {
                 lo = m + 2;
             } else {
                 decided = false;
+                cut = aborted;
                 break;
             }
         }
@@ -126,10 +131,13 @@ impl<G: Game> Solver<G> {
             if let Some(line) = shortest::walk_shortest(&mut self.search, pos, hi) {
                 best.moves = line;
                 best.line_minimax = true;
+            } else {
+                cut |= self.search.aborted;
             }
             nodes += self.search.nodes;
         }
         best.stats.nodes = nodes;
+        best.cut = cut;
         if let Some(c) = &self.search.control {
             // The nodes of every search, not the last one's.
             c.publish(nodes, best.stats.table_fill);
@@ -162,6 +170,7 @@ impl<G: Game> Solver<G> {
             moves: Vec::new(),
             line_minimax: false,
             shortest: None,
+            cut: false,
             pieces: None,
             stats: SearchStats::default(),
         };

@@ -197,6 +197,12 @@ impl Table {
         }
     }
 
+    /// The entries of a table of `bytes` bytes: a table of `USI_Hash N` or `--table-mb N`
+    /// holds `entries_in(N << 20)`, and allocates N MiB.
+    pub const fn entries_in(bytes: usize) -> usize {
+        bytes / core::mem::size_of::<Entry>()
+    }
+
     /// The bytes a table of at least `entries` entries allocates (`None` past `usize`): to
     /// check that tables fit in memory before making them.
     pub fn bytes_for(entries: usize) -> Option<usize> {

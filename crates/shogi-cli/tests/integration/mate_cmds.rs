@@ -418,3 +418,36 @@ fn counts_are_read_alike_and_a_node_limit_of_0_is_none() {
         );
     }
 }
+
+/// `--shortest` under a node limit that ends a search for a shorter mate: the mate found is
+/// printed with `cut` set and no proved length; without the limit, the length is proved
+/// and `cut` is false.
+#[test]
+fn a_shortest_mate_cut_by_the_node_limit_says_so() {
+    const SFEN: &str =
+        "3k2pp1/Bpsgb1sl1/l1n1pP3/PPp2rl2/3p5/N1+s1+r1PSP/+n4G3/3GP4/3+lG1KN+p w 3P2p 1";
+    let json = |args: &[&str]| -> serde_json::Value {
+        let (ok, out, err) = run(args);
+        assert!(ok, "{err}");
+        serde_json::from_str(out.trim()).unwrap()
+    };
+    let v = json(&["mate", "--json", "--shortest", "--nodes", "3000", SFEN]);
+    assert_eq!(
+        (&v["verdict"], &v["cut"]),
+        (&"mate".into(), &true.into()),
+        "{v}"
+    );
+    assert!(v["shortest"].is_null(), "{v}");
+    let v = json(&["mate", "--json", "--shortest", SFEN]);
+    assert_eq!(
+        (&v["shortest"], &v["cut"]),
+        (&17.into(), &false.into()),
+        "{v}"
+    );
+    let v = json(&["mate", "--json", "--nodes", "10", SFEN]);
+    assert_eq!(
+        (&v["verdict"], &v["cut"]),
+        (&"unknown".into(), &true.into()),
+        "{v}"
+    );
+}

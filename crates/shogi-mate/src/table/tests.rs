@@ -20,6 +20,10 @@ fn a_table_too_large_is_an_error_and_sizes_are_known_before() {
     assert_eq!(Table::new(3, true).capacity(), MIN_ENTRIES);
     // 100 MiB of 32-byte entries is 100 MiB.
     assert_eq!(Table::bytes_for(100 << 15), Some(100 << 20));
+    assert_eq!(
+        Table::bytes_for(Table::entries_in(100 << 20)),
+        Some(100 << 20)
+    );
 }
 
 /// A table of any size finds what it stores, over the end of its slots too, and its
