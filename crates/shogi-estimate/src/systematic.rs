@@ -113,6 +113,18 @@ pub const CHECKS: &[Check] = &[
         commit: "5e84329",
     },
     Check {
+        scope: Scope::PawnDropReading,
+        game: GameKind::Shogi,
+        estimator: Estimator::Conditional,
+        checked: 100_000_000,
+        disagreements: 0,
+        searched: 3_206_710,
+        searched_disagreements: 0,
+        command:
+            "cargo xtask pawn-drop-sensitivity --game shogi --samples 1e8 --phase2-rate 0.15 --seed 1",
+        commit: "e6ed4f4",
+    },
+    Check {
         scope: Scope::Phase1,
         game: GameKind::Shogi,
         estimator: Estimator::Conditional,
