@@ -129,6 +129,19 @@ pub const CHECKS: &[Check] = &[
         scope: Scope::Phase1,
         game: GameKind::Shogi,
         estimator: Estimator::Conditional,
+        // The first part of a sweep of 3e8 in parts of `--first F --samples N` (RESULTS).
+        checked: 100_000_000,
+        searched: 0,
+        searched_disagreements: 0,
+        disagreements: 0,
+        command:
+            "cargo xtask verdict-sweep --estimator conditional --game shogi --first 0 --samples 1e8 --seed 1",
+        commit: "e6ed4f4",
+    },
+    Check {
+        scope: Scope::Phase1,
+        game: GameKind::Shogi,
+        estimator: Estimator::Conditional,
         checked: 30_000_000,
         searched: 0,
         searched_disagreements: 0,
