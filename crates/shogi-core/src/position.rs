@@ -455,6 +455,16 @@ impl<G: Game> Position<G> {
 
     #[inline(always)]
     pub(crate) fn blockers_to(&self, king: Square, color: Color) -> Bitboard {
+        self.slider_lines(king, color).1
+    }
+
+    /// The enemy sliders (lance, bishop, rook, horse, dragon) checking `color`'s king on
+    /// `king` along a slide, and the pieces of either colour that alone block such a
+    /// slider ([`Position::king_blockers`]). One pass over the sliders aligned with the
+    /// king gives both, which is cheaper than scanning the nine rays from the king for the
+    /// checks and then the lines again for the pins.
+    #[inline(always)]
+    pub(crate) fn slider_lines(&self, king: Square, color: Color) -> (Bitboard, Bitboard) {
         let t = G::tables();
         let theirs = self.colors[(!color).index()];
         let k = |kind: PieceKind| self.kinds[kind.index()];
@@ -465,14 +475,17 @@ impl<G: Game> Position<G> {
             | (t.pseudo(color, PieceKind::Lance, king) & k(PieceKind::Lance)))
             & theirs;
         let occ = self.occupied();
+        let mut checkers = Bitboard::EMPTY;
         let mut blockers = Bitboard::EMPTY;
         for s in snipers {
             let between = t.between[king.index()][s.index()] & occ;
-            if between.is_nonempty() && !between.more_than_one() {
+            if between.is_empty() {
+                checkers |= Bitboard::from_square(s);
+            } else if !between.more_than_one() {
                 blockers |= between;
             }
         }
-        blockers
+        (checkers, blockers)
     }
 
     // ---- moves -------------------------------------------------------------------------
