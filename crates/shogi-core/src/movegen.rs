@@ -588,6 +588,7 @@ impl<G: Game> Position<G> {
     }
 
     /// Perft split by first move: `(move, leaf count)` for every legal move.
+    #[cfg(feature = "std")]
     pub fn perft_divide(&self, rules: Rules, depth: u32) -> Vec<(Move, u64)> {
         let mut list = MoveList::new();
         self.legal_moves_with(rules, &mut list);
