@@ -185,7 +185,8 @@ def mate(
     whether the line was planned by minimax over the proofs, so that its length is at least
     the shortest mate's). `nodes` bounds the search (default 100,000,000, as the command line);
     `shortest=True` proves the shortest mate (`shortest`: its length, or None when a search
-    ran out of nodes); `futile=True` applies the convention on futile interpositions
+    ran out of nodes; `cut` is True when the node limit or Ctrl-C ended a search: the reason
+    for `unknown`, or a mate not proved the shortest); `futile=True` applies the convention on futile interpositions
     (無駄合, docs/METHOD.md §11.5), as `--futile`. The
     attacker may have no king; the defender holds every piece on neither the board nor
     the attacker's hand."""

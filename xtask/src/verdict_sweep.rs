@@ -319,8 +319,11 @@ fn run_with<G: Game, S: SampleSource<G>>(
         last = Instant::now();
         let secs = start.elapsed().as_secs_f64();
         let rate = r.samples as f64 / secs;
+        // The conditional estimator's weights are checked beside the verdicts: a progress
+        // line that left them out would read as a clean partial result when it is not.
+        let wrong = weights.lock().unwrap_or_else(|e| e.into_inner()).count;
         eprintln!(
-            "  {} of {} samples, {:.0}/s, {} disagreements, {} certificates replayed, eta {:.0} s",
+            "  {} of {} samples, {:.0}/s, {} disagreements, {wrong} wrong weights, {} certificates replayed, eta {:.0} s",
             r.samples,
             total,
             rate,

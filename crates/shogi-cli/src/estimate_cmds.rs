@@ -28,9 +28,9 @@ pub enum EstimateCommand {
     Estimate(EstimateArgs),
     /// Add up the result files of the shards of one run (`estimate --shard K/N --out F`)
     /// and print the combined report. Every file is verified first (its checksum, its
-    /// schema, its counters); files of different runs, unfinished files and shards that
-    /// overlap (the same shard twice, or shards of different splits that share samples)
-    /// are refused, and so is a set that misses samples unless --partial is given.
+    /// schema, its counters); files of different runs and shards that overlap (the same
+    /// shard twice, or shards of different splits that share samples) are refused, and so
+    /// are unfinished files and a set that misses samples unless --partial is given.
     Merge {
         /// Print the report as one JSON object.
         #[arg(long)]
@@ -42,7 +42,8 @@ pub enum EstimateCommand {
         /// Replace an existing --out file (never an input).
         #[arg(long, requires = "out")]
         force: bool,
-        /// Report the shards present even if some are missing (the report says which).
+        /// Report the samples the files hold even if some are missing: absent shards, or
+        /// the rest of a run still in progress (the report says which; no --out).
         #[arg(long)]
         partial: bool,
         /// The shard result files.
@@ -236,7 +237,7 @@ fn merge_command(
     let m = merge(&states, partial).map_err(|e| e.to_string())?;
     if !m.is_complete() {
         note!(
-            "shogi-count: partial merge: {} missing; the report covers the {} file{} present",
+            "shogi-count: partial merge: {} missing; the report covers the samples counted in the {} file{} given",
             missing_text(&m.missing, m.config.shard.count, m.config.samples),
             m.shards.len(),
             if m.shards.len() == 1 { "" } else { "s" }
@@ -595,9 +596,25 @@ fn resume_check(state: &RunState, threads: usize, quiet: bool) -> Result<(), Str
     }
     let seed = crate::run_files::clock_seed();
     if !quiet {
+        // The same rule as `check_resume`'s: a segment without block digests (a converted
+        // one) or a small one is recounted whole, which takes as long as it took to count.
+        let what = if last.digests.is_none() {
+            format!(
+                "recounting that whole segment first ({} samples: a converted segment has no \
+                 block digests to sample from)",
+                last.samples()
+            )
+        } else if last.samples() <= shogi_estimate::RESUME_RECOUNT {
+            format!(
+                "recounting that whole segment first ({} samples)",
+                last.samples()
+            )
+        } else {
+            format!("recounting a slice of that segment first (seed {seed})")
+        };
         note!(
             "shogi-count: this binary, {}, is not the one that counted the last segment, {}: \
-             recounting a slice of that segment first (seed {seed})",
+             {what}",
             this.short(),
             last.binary.short()
         );

@@ -8,7 +8,8 @@
 //! - [`Classifier`] and [`ClassifyRecord`]: `classify` (docs/METHOD.md §5, §7);
 //! - [`reach`] and [`Reached`]: the certificate of `reach`;
 //! - [`MateSolvers`], [`MateRecord`], [`PassSolvers`] and [`PassRecord`]: `mate` and
-//!   `pass-count` (docs/METHOD.md §11–§13);
+//!   `pass-count` (docs/METHOD.md §11–§13), with the solvers made in one place
+//!   ([`Solvers`]) for the command line, the USI engine and Python;
 //! - [`MAX_PERFT_DEPTH`]: the deepest `perft`;
 //! - [`node_limit`]: what a user's node count means (0: no limit).
 #![deny(missing_docs)]
@@ -16,9 +17,14 @@
 
 mod mate_records;
 mod reach_records;
+mod solvers;
 
-pub use mate_records::{MateRecord, MateSolvers, PassRecord, PassSolvers};
+pub use mate_records::{MateRecord, PassRecord};
 pub use reach_records::{reach, Classifier, ClassifyRecord, ReachError, Reached};
+pub use solvers::{
+    table_entries, Allocation, Mate, MateSolvers, PassCount, PassSolvers, Search, SolveError,
+    Solvers, TableError,
+};
 
 /// The deepest perft accepted: enough for any tree that can be counted, and far from the
 /// depth at which the recursion of `Position::perft_with` overflows the stack.

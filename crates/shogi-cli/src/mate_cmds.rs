@@ -211,8 +211,8 @@ pub struct CommonArgs {
     /// KIF or CSA file, whose own hands are kept.
     #[arg(long, value_enum)]
     defender_hand: Option<DefenderHand>,
-    /// Transposition table size per thread, in MiB (32-byte entries, rounded up to a
-    /// power of two), at most 4096: each thread allocates its table up front, one per
+    /// Transposition table size per thread, in MiB (32-byte entries, as many as fit), at
+    /// most 4096: each thread allocates its table up front, one per
     /// game when the positions are of both.
     #[arg(long, value_name = "MIB", default_value_t = 64,
           value_parser = clap::value_parser!(u64).range(1..=4096))]
@@ -226,7 +226,7 @@ pub struct CommonArgs {
 
 impl CommonArgs {
     fn table_entries(self) -> usize {
-        (self.table_mb as usize).saturating_mul((1 << 20) / 32)
+        shogi_cli::table_entries(self.table_mb)
     }
 }
 
@@ -510,11 +510,11 @@ fn run_parallel<W: Worker>(
 
 impl Worker for MateSolvers {
     fn reserve(&mut self, game: GameKind) -> Result<(), String> {
-        MateSolvers::reserve(self, game)
+        MateSolvers::reserve(self, game).map_err(|e| e.to_string())
     }
 
     fn line(&mut self, sfen: &str, json: bool) -> Result<String, String> {
-        let r = self.solve(sfen)?;
+        let r = self.solve(sfen).map_err(|e| e.to_string())?;
         Ok(if json { to_json(&r) } else { r.text() })
     }
 
@@ -528,11 +528,11 @@ impl Worker for MateSolvers {
 
 impl Worker for PassSolvers {
     fn reserve(&mut self, game: GameKind) -> Result<(), String> {
-        PassSolvers::reserve(self, game)
+        PassSolvers::reserve(self, game).map_err(|e| e.to_string())
     }
 
     fn line(&mut self, sfen: &str, json: bool) -> Result<String, String> {
-        let r = self.solve(sfen)?;
+        let r = self.solve(sfen).map_err(|e| e.to_string())?;
         Ok(if json { to_json(&r) } else { r.text() })
     }
 
@@ -540,7 +540,7 @@ impl Worker for PassSolvers {
         if !json {
             return format!("invalid - 0 {sfen} -");
         }
-        to_json(&PassRecord::invalid(sfen, self.defense(), error))
+        to_json(&PassRecord::invalid(sfen, self.options().defense, error))
     }
 }
 
@@ -568,7 +568,7 @@ fn write_kif(
     }
     let mut worker = MateSolvers::new(opts);
     for &game in &plan.games {
-        worker.reserve(game)?;
+        worker.reserve(game).map_err(|e| e.to_string())?;
     }
     let sfen = input.sfen.clone();
     let solved = std::thread::Builder::new()

@@ -1,12 +1,8 @@
-//! `mate` and `pass-count` for one position: the solvers of either game and the records
-//! they print.
+//! The records `mate` and `pass-count` print for one position.
 
 use serde::Serialize;
-use shogi_core::{AnyPosition, Game, GameKind, MiniShogi, Relax, Shogi};
-use shogi_mate::{
-    Defense, MateOptions, MateResult, PackedHand, PassOptions, PassResult, PassSolver, PassVerdict,
-    SearchControl, Solver,
-};
+use shogi_core::Game;
+use shogi_mate::{Defense, MateResult, PackedHand, PassResult, PassVerdict};
 
 /// One line of `mate --json`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -29,6 +25,10 @@ pub struct MateRecord {
     /// With `--shortest`, the proved length of the shortest mate in plies; `null` without
     /// it, or when a search of the shortest ran out of nodes.
     pub shortest: Option<u32>,
+    /// `true` when the node limit or a stop (USI's time limit, Python's Ctrl-C) ended a
+    /// search before the answer was complete: the reason for `unknown`, or, with
+    /// `--shortest`, a mate whose length was not proved the shortest.
+    pub cut: bool,
     /// Nodes searched.
     pub nodes: u64,
     /// The proof pieces of a mate, the disproof pieces of a no-mate, as a SFEN hand.
@@ -60,6 +60,7 @@ impl MateRecord {
             moves: r.moves.iter().map(|m| m.to_usi::<G>()).collect(),
             line_minimax: (r.verdict == shogi_mate::Verdict::Mate).then_some(r.line_minimax),
             shortest: r.shortest,
+            cut: r.cut,
             nodes: r.stats.nodes,
             pieces: r.pieces.map(|h| PackedHand::new(&h).to_string()),
             error: None,
@@ -81,6 +82,7 @@ impl MateRecord {
             moves: Vec::new(),
             line_minimax: None,
             shortest: None,
+            cut: false,
             nodes: 0,
             pieces: None,
             error: Some(error.to_string()),
@@ -165,214 +167,5 @@ impl PassRecord {
             "{} {passes} {} {} {mv}",
             self.verdict, self.nodes, self.sfen
         )
-    }
-}
-
-/// The mate search for positions of either game, with one solver per game made on first
-/// use (its table is allocated once and cleared for every position).
-pub struct MateSolvers {
-    opts: MateOptions,
-    control: Option<SearchControl>,
-    shogi: Option<Solver<Shogi>>,
-    mini: Option<Solver<MiniShogi>>,
-}
-
-impl MateSolvers {
-    /// Solvers with these options.
-    pub fn new(opts: MateOptions) -> Self {
-        MateSolvers {
-            opts,
-            control: None,
-            shogi: None,
-            mini: None,
-        }
-    }
-
-    /// Lets `control` stop the searches from another thread (a Python caller's Ctrl-C):
-    /// [`Solver::set_control`] for the solvers of both games, made or to be made.
-    pub fn set_control(&mut self, control: Option<SearchControl>) {
-        self.shogi = self.shogi.take().map(|s| controlled(s, &control));
-        self.mini = self.mini.take().map(|s| controlled(s, &control));
-        self.control = control;
-    }
-
-    /// Makes the solver of `game` now, if it is not made yet, so that its table is
-    /// allocated here: an allocation that fails is an error, where [`MateSolvers::solve`]
-    /// would abort.
-    pub fn reserve(&mut self, game: GameKind) -> Result<(), String> {
-        let opts = self.opts;
-        match game {
-            GameKind::Shogi if self.shogi.is_none() => {
-                let solver =
-                    Solver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?;
-                self.shogi = Some(controlled(solver, &self.control));
-            }
-            GameKind::Mini if self.mini.is_none() => {
-                let solver =
-                    Solver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?;
-                self.mini = Some(controlled(solver, &self.control));
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// Searches one SFEN (the game follows from its number of ranks; the side to move
-    /// attacks and may have no king), or says why it is no legal position. Deep lines
-    /// recurse deeply: run it on a thread with a large stack (the binary gives 256 MiB).
-    pub fn solve(&mut self, sfen: &str) -> Result<MateRecord, String> {
-        let (opts, control) = (self.opts, &self.control);
-        let pos = AnyPosition::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING)
-            .map_err(|e| e.to_string())?;
-        Ok(match pos {
-            AnyPosition::Shogi(p) => {
-                let solver = self
-                    .shogi
-                    .get_or_insert_with(|| controlled(Solver::new(opts), control));
-                MateRecord::new::<Shogi>(sfen, &solver.solve(&p))
-            }
-            AnyPosition::Mini(p) => {
-                let solver = self
-                    .mini
-                    .get_or_insert_with(|| controlled(Solver::new(opts), control));
-                MateRecord::new::<MiniShogi>(sfen, &solver.solve(&p))
-            }
-        })
-    }
-}
-
-/// The possible pass count for positions of either game, with one solver per game made on
-/// first use.
-pub struct PassSolvers {
-    opts: PassOptions,
-    control: Option<SearchControl>,
-    shogi: Option<PassSolver<Shogi>>,
-    mini: Option<PassSolver<MiniShogi>>,
-}
-
-impl PassSolvers {
-    /// Solvers with these options.
-    pub fn new(opts: PassOptions) -> Self {
-        PassSolvers {
-            opts,
-            control: None,
-            shogi: None,
-            mini: None,
-        }
-    }
-
-    /// [`MateSolvers::set_control`] for the pass count.
-    pub fn set_control(&mut self, control: Option<SearchControl>) {
-        self.shogi = self.shogi.take().map(|s| controlled(s, &control));
-        self.mini = self.mini.take().map(|s| controlled(s, &control));
-        self.control = control;
-    }
-
-    /// The defence set searched.
-    pub fn defense(&self) -> Defense {
-        self.opts.defense
-    }
-
-    /// [`MateSolvers::reserve`] for the pass count.
-    pub fn reserve(&mut self, game: GameKind) -> Result<(), String> {
-        let opts = self.opts;
-        match game {
-            GameKind::Shogi if self.shogi.is_none() => {
-                let solver =
-                    PassSolver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?;
-                self.shogi = Some(controlled(solver, &self.control));
-            }
-            GameKind::Mini if self.mini.is_none() => {
-                let solver =
-                    PassSolver::try_new(opts).map_err(|e| table_error(opts.table_entries, e))?;
-                self.mini = Some(controlled(solver, &self.control));
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// The pass count of one SFEN, as [`MateSolvers::solve`] (a large stack too).
-    pub fn solve(&mut self, sfen: &str) -> Result<PassRecord, String> {
-        let (opts, control) = (self.opts, &self.control);
-        let pos = AnyPosition::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING)
-            .map_err(|e| e.to_string())?;
-        Ok(match pos {
-            AnyPosition::Shogi(p) => {
-                let solver = self
-                    .shogi
-                    .get_or_insert_with(|| controlled(PassSolver::new(opts), control));
-                PassRecord::new::<Shogi>(sfen, opts.defense, &solver.solve(&p))
-            }
-            AnyPosition::Mini(p) => {
-                let solver = self
-                    .mini
-                    .get_or_insert_with(|| controlled(PassSolver::new(opts), control));
-                PassRecord::new::<MiniShogi>(sfen, opts.defense, &solver.solve(&p))
-            }
-        })
-    }
-}
-
-/// The solvers that a [`SearchControl`] can stop, of both searches.
-trait Controlled {
-    fn set_control(&mut self, control: Option<SearchControl>);
-}
-
-impl<G: Game> Controlled for Solver<G> {
-    fn set_control(&mut self, control: Option<SearchControl>) {
-        Solver::set_control(self, control);
-    }
-}
-
-impl<G: Game> Controlled for PassSolver<G> {
-    fn set_control(&mut self, control: Option<SearchControl>) {
-        PassSolver::set_control(self, control);
-    }
-}
-
-/// `solver` under `control`, the control of the solvers it joins.
-fn controlled<S: Controlled>(mut solver: S, control: &Option<SearchControl>) -> S {
-    solver.set_control(control.clone());
-    solver
-}
-
-/// Why a table of `entries` entries could not be made.
-fn table_error(entries: usize, e: std::collections::TryReserveError) -> String {
-    match shogi_mate::Table::bytes_for(entries) {
-        Some(bytes) => format!(
-            "cannot allocate a transposition table of {} MiB: {e}",
-            bytes >> 20
-        ),
-        None => format!("cannot allocate a transposition table of {entries} entries: {e}"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A table the process cannot have is an error from `reserve`, not an abort.
-    #[test]
-    fn a_table_that_cannot_be_allocated_is_an_error() {
-        let mate = MateOptions {
-            table_entries: usize::MAX / 2,
-            ..MateOptions::default()
-        };
-        let e = MateSolvers::new(mate).reserve(GameKind::Mini).unwrap_err();
-        assert!(e.contains("cannot allocate a transposition table"), "{e}");
-        let pass = PassOptions {
-            table_entries: usize::MAX / 64,
-            ..PassOptions::default()
-        };
-        let e = PassSolvers::new(pass).reserve(GameKind::Shogi).unwrap_err();
-        assert!(e.contains("cannot allocate"), "{e}");
-        let mut small = MateSolvers::new(MateOptions {
-            table_entries: 1024,
-            ..MateOptions::default()
-        });
-        small.reserve(GameKind::Shogi).expect("a small table");
-        let r = small.solve("2k2/5/2G2/5/4K b G 1").expect("a position");
-        assert_eq!(r.verdict, "mate");
     }
 }

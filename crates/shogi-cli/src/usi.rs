@@ -10,10 +10,9 @@
 //! an `info string` naming what is wrong, never a crash or a hang.
 
 use crate::quote::quoted;
-use shogi_core::{AnyPosition, Game, MiniShogi, Position, Relax, Shogi};
-use shogi_mate::{
-    DefenderHand, MateOptions, MateResult, SearchControl, Solver, Table, TableBuilder, Verdict,
-};
+use shogi_cli::{Allocation, MateRecord, MateSolvers, TableError};
+use shogi_core::{AnyPosition, Game, GameKind, Position, Relax};
+use shogi_mate::{DefenderHand, MateOptions, SearchControl};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -66,7 +65,7 @@ impl Settings {
     fn options(self) -> MateOptions {
         MateOptions {
             max_nodes: shogi_cli::node_limit(self.nodes),
-            table_entries: (self.hash_mb as usize).saturating_mul((1 << 20) / 32),
+            table_entries: shogi_cli::table_entries(self.hash_mb),
             max_depth: self.depth,
             defender_hand: self.defender_hand,
             superiority: true,
@@ -79,136 +78,41 @@ impl Settings {
     }
 }
 
-/// The solvers of both games; each is made (its table allocated) on first need, and made
-/// again when the options change.
+/// The solvers of both games, made as the command line makes them ([`MateSolvers`]), and
+/// made again when the options change.
 ///
 /// A table made inside `go` (the first Mini Shogi position, or options changed without
 /// `isready`) is allocated a step at a time, looking at the search's control between steps:
 /// the time limit and `stop` end the allocation as they end a search, and the answer is
 /// `checkmate timeout`. What was allocated is kept, and the next `go` or `isready` goes on
 /// from there.
-#[derive(Default)]
-struct Solvers {
-    opts: Option<MateOptions>,
-    shogi: Slot<Shogi>,
-    mini: Slot<MiniShogi>,
-}
-
-/// One game's solver, or its table while it is being allocated.
-struct Slot<G: Game> {
-    solver: Option<Solver<G>>,
-    building: Option<TableBuilder>,
-}
-
-impl<G: Game> Default for Slot<G> {
-    fn default() -> Self {
-        Slot {
-            solver: None,
-            building: None,
-        }
+fn configured(solvers: &mut MateSolvers, opts: MateOptions) {
+    if *solvers.options() != opts {
+        *solvers = MateSolvers::new(opts);
     }
 }
 
-impl Solvers {
-    /// Drops the solvers made with other options than `opts`.
-    fn configure(&mut self, opts: MateOptions) {
-        if self.opts != Some(opts) {
-            self.shogi = Slot::default();
-            self.mini = Slot::default();
-            self.opts = Some(opts);
-        }
-    }
-
-    /// Searches `pos` under `control`; `Err` when the table cannot be allocated.
-    fn solve(&mut self, pos: &AnyPosition, control: &SearchControl) -> Result<Answer, String> {
-        let opts = self.opts.unwrap_or_default();
-        match pos {
-            AnyPosition::Shogi(p) => solve_with(&mut self.shogi, opts, p, control),
-            AnyPosition::Mini(p) => solve_with(&mut self.mini, opts, p, control),
-        }
-    }
-
-    /// Makes the Shogi solver now (`isready`), and finishes a Mini Shogi table that a `go`
-    /// began, so that the next `go` does not wait for a table.
-    fn reserve(&mut self) -> Result<(), String> {
-        let opts = self.opts.unwrap_or_default();
-        if self.mini.building.is_some() {
-            made(&mut self.mini, opts, || true)?;
-        }
-        made(&mut self.shogi, opts, || true).map(|_| ())
-    }
+/// What a search answers, or why there is none.
+enum Answer {
+    /// The record `mate --json` prints for the position.
+    Record(MateRecord),
+    /// The table could not be allocated.
+    Table(TableError),
+    /// The time limit or `stop` came while the table was being allocated.
+    Allocating { done: usize, whole: usize },
 }
 
-/// The solver in `slot`, made with `opts` if there is none yet: its table is allocated, or
-/// its allocation resumed, a step at a time while `go_on` answers `true`; `None` when
-/// `go_on` stopped it first (the allocation so far is kept in the slot).
-fn made<G: Game>(
-    slot: &mut Slot<G>,
-    opts: MateOptions,
-    go_on: impl FnMut() -> bool,
-) -> Result<Option<&mut Solver<G>>, String> {
-    if slot.solver.is_none() {
-        let mut building = match slot.building.take() {
-            Some(b) => b,
-            None => Table::builder(opts.table_entries, opts.superiority)
-                .map_err(|e| table_error(opts, e))?,
-        };
-        if !building.grow(go_on) {
-            let (done, whole) = building.progress();
-            info_string(&format!(
-                "the table of {} MiB was still being allocated ({} MiB done) when the search \
-                 had to end; send `isready` after `setoption` and before `go` to allocate it \
-                 beforehand",
-                whole >> 20,
-                done >> 20
-            ));
-            slot.building = Some(building);
-            return Ok(None);
-        }
-        match building.finish() {
-            Ok(table) => slot.solver = Some(Solver::with_table(opts, table)),
-            Err(building) => {
-                slot.building = Some(building);
-                return Ok(None);
-            }
-        }
-    }
-    Ok(slot.solver.as_mut())
-}
-
-fn table_error(opts: MateOptions, e: std::collections::TryReserveError) -> String {
-    format!(
-        "cannot allocate a table of {} MiB: {e}",
-        (opts.table_entries as u64 * 32) >> 20
-    )
-}
-
-/// What a search answers: its verdict and its line in USI (its counters are in the
-/// control, which the solver updates as it ends).
-struct Answer {
-    verdict: Verdict,
-    moves: Vec<String>,
-}
-
-fn solve_with<G: Game>(
-    slot: &mut Slot<G>,
-    opts: MateOptions,
-    pos: &Position<G>,
-    control: &SearchControl,
-) -> Result<Answer, String> {
-    let Some(solver) = made(slot, opts, || !control.is_stopped())? else {
-        return Ok(Answer {
-            verdict: Verdict::Unknown,
-            moves: Vec::new(),
-        });
+/// Searches `pos` under `control` with the solvers of the engine.
+fn solve(solvers: &mut MateSolvers, pos: &AnyPosition, control: &SearchControl) -> Answer {
+    solvers.set_control(Some(control.clone()));
+    let answer = match solvers.solve_position(pos, &pos.to_sfen(), || !control.is_stopped()) {
+        Ok(Ok(record)) => Answer::Record(record),
+        Ok(Err(Allocation::Stopped { done, whole })) => Answer::Allocating { done, whole },
+        Ok(Err(Allocation::Done)) => unreachable!("a search follows a whole table"),
+        Err(e) => Answer::Table(e),
     };
-    solver.set_control(Some(control.clone()));
-    let r: MateResult = solver.solve(pos);
-    solver.set_control(None);
-    Ok(Answer {
-        verdict: r.verdict,
-        moves: r.moves.iter().map(|m| m.to_usi::<G>()).collect(),
-    })
+    solvers.set_control(None);
+    answer
 }
 
 /// A search under way: its control, whether its answer is out, and the worker that gives
@@ -218,7 +122,7 @@ struct Running {
     /// Raised by the worker before it writes the answer, so that a `go` the GUI sends on
     /// reading the answer waits for the worker's last instants rather than being refused.
     answered: Arc<AtomicBool>,
-    worker: JoinHandle<Solvers>,
+    worker: JoinHandle<MateSolvers>,
 }
 
 /// What `go` (without `mate`) owes the GUI: USI wants a `bestmove` for every `go`, after
@@ -234,7 +138,7 @@ struct Engine {
     settings: Settings,
     /// The position of the last `position` command, or why it was refused.
     position: Result<AnyPosition, String>,
-    solvers: Option<Solvers>,
+    solvers: Option<MateSolvers>,
     running: Option<Running>,
     owed: Owed,
 }
@@ -273,7 +177,7 @@ pub fn run() -> Result<(), String> {
     let mut engine = Engine {
         settings: Settings::default(),
         position: Err("no position yet: send `position sfen ...` or `position startpos`".into()),
-        solvers: Some(Solvers::default()),
+        solvers: Some(MateSolvers::new(Settings::default().options())),
         running: None,
         owed: Owed::Nothing,
     };
@@ -414,10 +318,13 @@ impl Engine {
     /// Allocates the table now (unless a search holds it) and answers `readyok`.
     fn isready(&mut self) {
         if let Some(solvers) = self.solvers.as_mut() {
-            let opts = fitted(self.settings).options();
-            solvers.configure(opts);
-            if let Err(e) = solvers.reserve() {
-                info_string(&e);
+            configured(solvers, fitted(self.settings).options());
+            // The Shogi table, and a Mini Shogi table that a `go` began.
+            let reserved = solvers
+                .reserve(GameKind::Shogi)
+                .and_then(|()| solvers.finish_allocations());
+            if let Err(e) = reserved {
+                info_string(&e.to_string());
             }
         }
         send("readyok");
@@ -551,7 +458,7 @@ impl Engine {
             send("checkmate timeout");
             return;
         };
-        solvers.configure(fitted(self.settings).options());
+        configured(&mut solvers, fitted(self.settings).options());
         let control = SearchControl::new();
         let worker_control = control.clone();
         let answered = Arc::new(AtomicBool::new(false));
@@ -573,7 +480,7 @@ impl Engine {
             Err(e) => {
                 info_string(&format!("go mate: cannot start the search thread: {e}"));
                 send("checkmate timeout");
-                self.solvers = Some(Solvers::default());
+                self.solvers = Some(MateSolvers::new(fitted(self.settings).options()));
             }
         }
     }
@@ -605,9 +512,10 @@ impl Engine {
 
     fn join(&mut self) {
         if let Some(running) = self.running.take() {
+            let settings = self.settings;
             self.solvers = Some(running.worker.join().unwrap_or_else(|_| {
                 info_string("the search thread failed; its table is made again");
-                Solvers::default()
+                MateSolvers::new(fitted(settings).options())
             }));
         }
     }
@@ -625,7 +533,7 @@ impl Engine {
 /// (the bounds of `mate`: memory available, the cgroup's limit, `ulimit -v`).
 fn fitted(mut settings: Settings) -> Settings {
     let room = crate::memory::room();
-    // The table as `Solver::try_new` will make it (entries rounded up to a power of two).
+    // The table as `Solver::try_new` will make it.
     let fits = |mb: u64| {
         let entries = Settings {
             hash_mb: mb,
@@ -706,7 +614,7 @@ fn play<G: Game>(mut pos: Position<G>, moves: &[&str]) -> Result<Position<G>, St
 /// The worker: searches `pos`, with a ticker thread that writes `info` lines every
 /// [`INFO_INTERVAL`] and stops the search at the time limit, then writes the answer.
 fn search(
-    solvers: &mut Solvers,
+    solvers: &mut MateSolvers,
     pos: &AnyPosition,
     control: &SearchControl,
     limit: Option<Duration>,
@@ -739,7 +647,7 @@ fn search(
             }
         }
     });
-    let answer = solvers.solve(pos, control);
+    let answer = solve(solvers, pos, control);
     drop(done);
     match ticker {
         Ok(t) => {
@@ -747,10 +655,22 @@ fn search(
         }
         Err(e) => info_string(&format!("no info lines: cannot start a thread: {e}")),
     }
-    let answer = match answer {
-        Ok(a) => a,
-        Err(e) => {
-            info_string(&e);
+    let record = match answer {
+        Answer::Record(r) => r,
+        Answer::Table(e) => {
+            info_string(&e.to_string());
+            answered.store(true, Ordering::Release);
+            send("checkmate timeout");
+            return;
+        }
+        Answer::Allocating { done, whole } => {
+            info_string(&format!(
+                "the table of {} MiB was still being allocated ({} MiB done) when the search \
+                 had to end; send `isready` after `setoption` and before `go` to allocate it \
+                 beforehand",
+                whole >> 20,
+                done >> 20
+            ));
             answered.store(true, Ordering::Release);
             send("checkmate timeout");
             return;
@@ -758,10 +678,21 @@ fn search(
     };
     info_line(control.nodes(), control.hashfull(), start.elapsed());
     answered.store(true, Ordering::Release);
-    match answer.verdict {
-        Verdict::Mate => send(&format!("checkmate {}", answer.moves.join(" "))),
-        Verdict::NoMate => send("checkmate nomate"),
-        Verdict::Unknown => send("checkmate timeout"),
+    match record.verdict {
+        "mate" => {
+            if record.cut {
+                // USI has no word for a mate whose length is unproved: the line still
+                // mates, and the note says that a shorter one may exist.
+                info_string(
+                    "the search was stopped (time limit, NodesLimit or stop) before the \
+                     shortest mate was proved: the line below mates, but is not proved the \
+                     shortest",
+                );
+            }
+            send(&format!("checkmate {}", record.moves.join(" ")))
+        }
+        "no-mate" => send("checkmate nomate"),
+        _ => send("checkmate timeout"),
     }
 }
 

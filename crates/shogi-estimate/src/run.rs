@@ -477,9 +477,10 @@ impl Merged {
 }
 
 /// Adds up the results of shards of one run: all of the same run (the same
-/// [`RunConfig::run_id`]: every setting but the shard), each complete, their sample ranges
-/// disjoint. Unless `partial`, they must cover every sample; with it, the ranges no file
-/// covers are listed in [`Merged::missing`].
+/// [`RunConfig::run_id`]: every setting but the shard), their sample ranges disjoint. Unless
+/// `partial`, each must be complete and together they must cover every sample; with it, an
+/// unfinished file counts the samples it has done, and the ranges no file counts are listed
+/// in [`Merged::missing`].
 pub fn merge(files: &[(PathBuf, RunState)], partial: bool) -> Result<Merged, EstimateError> {
     let Some((first_path, first)) = files.first() else {
         return Err(EstimateError::Merge("no files given".into()));
@@ -497,10 +498,11 @@ pub fn merge(files: &[(PathBuf, RunState)], partial: bool) -> Result<Merged, Est
                 path.display()
             )));
         }
-        if !s.complete {
+        if !s.complete && !partial {
             let (done, total) = s.progress();
             return Err(EstimateError::Merge(format!(
-                "{} is incomplete ({done} of {total} samples); finish it with --resume",
+                "{} is incomplete ({done} of {total} samples); finish it with --resume, or \
+                 pass --partial to report the samples done",
                 path.display()
             )));
         }
@@ -519,7 +521,13 @@ pub fn merge(files: &[(PathBuf, RunState)], partial: bool) -> Result<Merged, Est
     let mut covered = 0u64;
     let mut previous: Option<&(PathBuf, RunState)> = None;
     for file @ (path, s) in order {
-        let r = s.config.range();
+        // An unfinished run (only with `partial`) holds the samples before its `next`: those
+        // its counters count, in order; the rest of its range is missing.
+        let r = if s.complete {
+            s.config.range()
+        } else {
+            s.config.range().start..s.next
+        };
         if r.start < covered {
             let (p, q) = previous.expect("a range below `covered` follows another");
             let what = if q.config.shard == s.config.shard {
@@ -545,6 +553,13 @@ pub fn merge(files: &[(PathBuf, RunState)], partial: bool) -> Result<Merged, Est
             merged.missing.push(covered..r.start);
         }
         covered = covered.max(r.end);
+        if !s.complete {
+            let end = s.config.range().end;
+            if end > r.end {
+                merged.missing.push(r.end..end);
+                covered = covered.max(end);
+            }
+        }
         if r.start < r.end || previous.is_none() {
             previous = Some(file);
         }

@@ -87,6 +87,20 @@ pub const CHECKS: &[Check] = &[
         commit: "5e84329",
     },
     Check {
+        scope: Scope::Unreachable,
+        game: GameKind::Shogi,
+        estimator: Estimator::Conditional,
+        // Every unreachable verdict of results/shogi-5digits.json's first seven segments
+        // (11,925,901,312 samples: segments 0 to 5, then 6 with `--segment 6`); the audit
+        // grows with the run.
+        checked: 66,
+        disagreements: 0,
+        searched: 0,
+        searched_disagreements: 0,
+        command: "cargo xtask unreachable-audit --file results/shogi-5digits.json",
+        commit: "e6ed4f4",
+    },
+    Check {
         scope: Scope::PawnDropReading,
         game: GameKind::Mini,
         estimator: Estimator::Conditional,
@@ -98,6 +112,31 @@ pub const CHECKS: &[Check] = &[
         command:
             "cargo xtask pawn-drop-sensitivity --game mini --samples 1e8 --phase2-rate 0.3 --seed 1",
         commit: "5e84329",
+    },
+    Check {
+        scope: Scope::PawnDropReading,
+        game: GameKind::Shogi,
+        estimator: Estimator::Conditional,
+        checked: 100_000_000,
+        disagreements: 0,
+        searched: 3_206_710,
+        searched_disagreements: 0,
+        command:
+            "cargo xtask pawn-drop-sensitivity --game shogi --samples 1e8 --phase2-rate 0.15 --seed 1",
+        commit: "e6ed4f4",
+    },
+    Check {
+        scope: Scope::Phase1,
+        game: GameKind::Shogi,
+        estimator: Estimator::Conditional,
+        // The first part of a sweep of 3e8 in parts of `--first F --samples N` (RESULTS).
+        checked: 100_000_000,
+        searched: 0,
+        searched_disagreements: 0,
+        disagreements: 0,
+        command:
+            "cargo xtask verdict-sweep --estimator conditional --game shogi --first 0 --samples 1e8 --seed 1",
+        commit: "e6ed4f4",
     },
     Check {
         scope: Scope::Phase1,

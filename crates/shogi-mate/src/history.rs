@@ -13,7 +13,7 @@
 //! the anchor alone, as it was, a disproof that also used a deeper repetition was reused on
 //! paths that lacked it: a false no-mate by construction.
 
-use crate::dfpn::{KeyHasher, KeyMap};
+use crate::keys::{KeyHasher, KeyMap};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 

@@ -24,43 +24,89 @@
 //! ```
 #![deny(missing_docs)]
 
+// The modules, from the search's parts up to the solvers. Each holds one idea of
+// docs/METHOD.md §11–§13 with the unit tests of its rules; none imports one that imports it
+// back.
+
+// Values and rules the search is made of.
 mod control;
-mod dfpn;
+mod defender;
 pub mod futile;
 mod hand;
-mod history;
-mod pass;
+mod keys;
+mod node;
+mod numbers;
+mod options;
+mod outcome;
 pub mod pieces;
+mod verify;
+
+// The table and the path.
+mod history;
 mod table;
 
+// A node: its children, their first estimates, its outcome once decided.
+mod children;
+mod estimate;
+mod proof;
+
+// The search loop, the line it proves, the shortest mate, and the solvers.
+mod line;
+mod pass;
+mod search;
+mod shortest;
+mod solver;
+
 pub use control::{SearchControl, CHECK_INTERVAL};
-pub use dfpn::{
-    verify_line, verify_line_with, with_defender_hand, MateOptions, MateResult, SearchStats,
-    Solver, Verdict, DEFAULT_MAX_DEPTH,
-};
+pub use defender::{with_defender_hand, DefenderHand};
 pub use hand::PackedHand;
-pub use pass::{Defense, PassOptions, PassResult, PassSolver, PassVerdict};
-pub use table::{Hit, Probe, Table, TableBuilder, TableStats, INF};
+pub use node::Defense;
+pub use numbers::INF;
+pub use options::{
+    MateOptions, MateResult, PassOptions, PassResult, PassVerdict, SearchStats, Verdict,
+    DEFAULT_MAX_DEPTH,
+};
+pub use pass::PassSolver;
+pub use solver::Solver;
+pub use table::{Hit, Probe, Table, TableBuilder, TableStats};
+pub use verify::{verify_line, verify_line_with, LineError};
 
-/// Which hand the defender holds (docs/METHOD.md §11.1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
-pub enum DefenderHand {
-    /// Every piece that is neither on the board nor in the attacker's hand: the convention
-    /// of mate problems. The hand the SFEN gives the defender is replaced.
-    #[default]
-    Rest,
-    /// The hand the SFEN gives the defender, kept as it is: for positions from games where
-    /// both hands are known. The defender's hand is then part of the table key.
-    Sfen,
-}
-
-impl DefenderHand {
-    /// The name on the command line: `rest` or `sfen`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            DefenderHand::Rest => "rest",
-            DefenderHand::Sfen => "sfen",
+#[cfg(test)]
+mod tests {
+    /// The module map of docs/METHOD.md §11.6 names every module declared above, and no
+    /// other, so that the map a reader follows is the code.
+    #[test]
+    fn the_module_map_of_the_method_matches_the_modules() {
+        let method = include_str!("../../../docs/METHOD.md");
+        let start = method.find("### 11.6").expect("METHOD §11.6");
+        let map = &method[start..start + method[start..].find("\n## ").expect("§12")];
+        let mut mapped: Vec<&str> = map
+            .lines()
+            .filter_map(|l| l.strip_prefix("| `")?.split_once(".rs`").map(|(m, _)| m))
+            .collect();
+        let mut declared: Vec<&str> = include_str!("lib.rs")
+            .lines()
+            .filter_map(|l| {
+                let l = l.strip_prefix("pub ").unwrap_or(l);
+                l.strip_prefix("mod ")?.strip_suffix(';')
+            })
+            .collect();
+        // Each module uses only those above it in the map: the map is an order of floors.
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        for (i, m) in mapped.iter().enumerate() {
+            let code = std::fs::read_to_string(src.join(format!("{m}.rs"))).expect("a module");
+            for used in code.split("crate::").skip(1) {
+                let name: String = used
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                    .collect();
+                if let Some(j) = mapped.iter().position(|n| *n == name) {
+                    assert!(j < i, "{m}.rs uses {name}.rs, which the map puts below it");
+                }
+            }
         }
+        mapped.sort_unstable();
+        declared.sort_unstable();
+        assert_eq!(mapped, declared);
     }
 }

@@ -1,220 +1,69 @@
 //! The possible pass count (docs/METHOD.md §13): how many free moves the defender can be
 //! given before the attacker forces mate, for a set of defence moves.
 //!
-//! The search proves "pc ≤ n" for n = 0, 1, 2, … with df-pn over nodes that carry their
-//! bound: an attacker node (any legal move; only checks when n = 0), a defender node in
-//! check (every reply, bound kept), and a defender node after a quiet move (a pass, bound
-//! n − 1, and every defence move of the chosen set, bound n).
+//! It is the mate search with passes allowed: "pc ≤ 0" is the mate search itself, line and
+//! all, and "pc ≤ n" for n = 1, 2, … searches nodes that carry their bound ([`Node`]) with
+//! the same df-pn loop, on the same table, so that every refinement of the mate search
+//! (look-ahead, delayed moves, threshold control, superiority) serves the pass count too.
 
-use crate::dfpn::{aggregate_numbers, deeper, extend_path, sub_threshold, widen, ANY_DEPTH};
-use crate::hand::PackedHand;
-use crate::history::{History, RepTable};
-use crate::table::{Table, TableStats, INF};
-use crate::{DefenderHand, SearchControl, CHECK_INTERVAL};
-use shogi_core::{Game, Move, MoveList, Position, Square};
+use crate::children::Child;
+use crate::control::SearchControl;
+use crate::defender::with_defender_hand;
+use crate::node::{Kind, Node};
+use crate::numbers::INF;
+use crate::options::{PassOptions, PassResult, PassVerdict, Verdict};
+use crate::outcome::ANY_DEPTH;
+use crate::solver::Solver;
+use crate::table::{Table, TableStats};
+use shogi_core::{Game, Move, Position};
 use std::collections::TryReserveError;
 
-/// The defender moves considered besides the pass after a quiet attacker move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
-pub enum Defense {
-    /// None: the threatmate search.
-    #[default]
-    None,
-    /// Captures of the piece the attacker just moved.
-    Takeback,
-    /// Every legal move: the brinkmate search.
-    All,
-}
-
-impl Defense {
-    /// The three sets, smallest first.
-    pub const ALL: [Defense; 3] = [Defense::None, Defense::Takeback, Defense::All];
-
-    /// The name on the command line and in output: `none`, `takeback`, `all`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Defense::None => "none",
-            Defense::Takeback => "takeback",
-            Defense::All => "all",
-        }
-    }
-}
-
-/// Options of a pass-count search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PassOptions {
-    /// The defence set.
-    pub defense: Defense,
-    /// The largest count tried: beyond it the verdict is [`PassVerdict::PassLimit`].
-    pub max_passes: u32,
-    /// The search gives up (verdict [`PassVerdict::Unknown`]) after this many nodes, over
-    /// all bounds together.
-    pub max_nodes: u64,
-    /// Transposition table entries (32 bytes each).
-    pub table_entries: usize,
-    /// The longest line searched, in plies (passes included).
-    pub max_depth: u32,
-    /// Which hand the defender holds.
-    pub defender_hand: DefenderHand,
-}
-
-impl Default for PassOptions {
-    fn default() -> Self {
-        PassOptions {
-            defense: Defense::None,
-            max_passes: 3,
-            max_nodes: 1_000_000,
-            table_entries: 1 << 20,
-            max_depth: crate::DEFAULT_MAX_DEPTH,
-            defender_hand: DefenderHand::Rest,
-        }
-    }
-}
-
-/// The outcome of a pass-count search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PassVerdict {
-    /// The count is proved (and smaller counts are refuted).
-    Proved,
-    /// No count up to the limit could be proved: every one was refuted.
-    PassLimit,
-    /// A node, table or depth limit stopped the search.
-    Unknown,
-}
-
-impl PassVerdict {
-    /// The name in output: `proved`, `pass-limit`, `unknown`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            PassVerdict::Proved => "proved",
-            PassVerdict::PassLimit => "pass-limit",
-            PassVerdict::Unknown => "unknown",
-        }
-    }
-}
-
-/// The result of [`PassSolver::solve`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct PassResult {
-    /// The verdict.
-    pub verdict: PassVerdict,
-    /// The possible pass count, when proved.
-    pub passes: Option<u32>,
-    /// The attacker's first move of the proof, when proved: a quiet move (the threat)
-    /// whenever one proves the count.
-    pub first_move: Option<Move>,
-    /// Nodes searched, all bounds together.
-    pub nodes: u64,
-    /// Table counters.
-    pub table: TableStats,
-}
-
-/// What kind of position a node is, beyond the position itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Node {
-    /// The attacker to move, to prove pc ≤ bound.
-    Attack,
-    /// The defender to move, in check.
-    Evade,
-    /// The defender to move after the attacker's quiet move to `to`.
-    Quiet { to: Square },
-}
-
-/// A child of a node: a move (or the pass) and the node it leads to.
-#[derive(Clone, Copy, Debug)]
-struct Child {
-    mv: Option<Move>,
-    node: Node,
-    bound: u32,
-    key: u64,
-    repeats: Option<u32>,
-    out: Numbers,
-}
-
-/// A node's numbers, with what a disproof rests on (as in the mate search).
-#[derive(Clone, Copy, Debug)]
-struct Numbers {
-    pn: u32,
-    dn: u32,
-    /// The shallowest repeated depth of the path a disproof rests on (`NO_REP`: none).
-    rep: u32,
-    /// The depth bound of a disproof.
-    bound: u16,
-}
-
-const NO_REP: u32 = u32::MAX;
-
-/// A pass-count solver for game `G`.
+/// A pass-count solver for game `G`: a mate [`Solver`] whose search may pass.
 pub struct PassSolver<G: Game> {
     opts: PassOptions,
-    table: Table,
-    rep_table: RepTable,
-    /// The node keys of the current path.
-    history: History,
-    children: Vec<Child>,
-    nodes: u64,
-    aborted: bool,
-    /// Who may stop the search from another thread ([`PassSolver::set_control`]).
-    control: Option<SearchControl>,
-    _game: core::marker::PhantomData<G>,
-}
-
-/// Mixes a position key with a node's kind and bound (and, when the defence set is
-/// takeback, the square the attacker moved to: it decides which replies are defences).
-fn node_key(pos_key: u64, node: Node, bound: u32, defense: Defense) -> u64 {
-    let tag = match node {
-        Node::Attack => 1u64,
-        Node::Evade => 2,
-        Node::Quiet { to } if defense == Defense::Takeback => 3 + ((to.index() as u64 + 1) << 2),
-        Node::Quiet { .. } => 3,
-    };
-    extend_path(pos_key, tag | (bound as u64) << 16) | 1
+    solver: Solver<G>,
 }
 
 impl<G: Game> PassSolver<G> {
     /// A solver with the given options.
     pub fn new(opts: PassOptions) -> PassSolver<G> {
-        // Exact hands: the superiority of proof pieces is a result about checkmates.
-        PassSolver::with_table(opts, Table::new(opts.table_entries, false))
+        PassSolver {
+            opts,
+            solver: Solver::new(opts.mate_options()),
+        }
     }
 
     /// [`PassSolver::new`], but a table the process cannot allocate is an error, not an
     /// abort.
     pub fn try_new(opts: PassOptions) -> Result<PassSolver<G>, TryReserveError> {
-        Ok(PassSolver::with_table(
+        Ok(PassSolver {
             opts,
-            Table::try_new(opts.table_entries, false)?,
-        ))
+            solver: Solver::try_new(opts.mate_options())?,
+        })
     }
 
-    fn with_table(opts: PassOptions, table: Table) -> PassSolver<G> {
+    /// A solver on `table`, as [`Solver::with_table`]: for a table made by a
+    /// [`crate::TableBuilder`], a step at a time.
+    pub fn with_table(opts: PassOptions, table: Table) -> PassSolver<G> {
         PassSolver {
             opts,
-            table,
-            rep_table: RepTable::default(),
-            history: History::new(),
-            children: Vec::with_capacity(4096),
-            nodes: 0,
-            aborted: false,
-            control: None,
-            _game: core::marker::PhantomData,
+            solver: Solver::with_table(opts.mate_options(), table),
         }
     }
 
     /// Lets `control` stop the searches of this solver from another thread (a Python
     /// caller's Ctrl-C) and read their node count, as [`crate::Solver::set_control`]: a
-    /// stopped search answers [`PassVerdict::Unknown`] within [`CHECK_INTERVAL`] nodes.
+    /// stopped search answers [`PassVerdict::Unknown`] within [`crate::CHECK_INTERVAL`]
+    /// nodes.
     pub fn set_control(&mut self, control: Option<SearchControl>) {
-        self.control = control;
+        self.solver.set_control(control);
     }
 
-    /// The possible pass count of `pos` for its side to move.
+    /// The possible pass count of `pos` for its side to move: "pc ≤ 0" by the mate search,
+    /// then "pc ≤ n" for n = 1, 2, … on the table the searches before left, until one is
+    /// proved, one is undecided, or the limit is passed. The node limit holds for all the
+    /// searches together.
     pub fn solve(&mut self, pos: &Position<G>) -> PassResult {
-        let root = crate::dfpn::with_defender_hand(pos, self.opts.defender_hand);
-        self.table.clear();
-        self.nodes = 0;
-        self.aborted = self.control.as_ref().is_some_and(|c| c.is_stopped());
         let mut result = PassResult {
             verdict: PassVerdict::PassLimit,
             passes: None,
@@ -222,256 +71,174 @@ impl<G: Game> PassSolver<G> {
             nodes: 0,
             table: TableStats::default(),
         };
-        for bound in 0..=self.opts.max_passes {
-            self.rep_table.clear();
-            self.history.clear();
-            self.children.clear();
-            let out = self.mid(&root, Node::Attack, bound, INF, INF, 1);
-            if out.pn == 0 {
+        let (mate, _, _) = self.solver.solve_root(pos);
+        result.nodes = mate.stats.nodes;
+        match mate.verdict {
+            Verdict::Mate => {
                 result.verdict = PassVerdict::Proved;
-                result.passes = Some(bound);
-                result.first_move = self.proving_move(&root, bound);
-                break;
+                result.passes = Some(0);
+                result.first_move = mate.moves.first().copied();
             }
-            if out.dn != 0 || out.rep != NO_REP || out.bound != ANY_DEPTH || self.aborted {
-                result.verdict = PassVerdict::Unknown;
-                break;
+            Verdict::Unknown => result.verdict = PassVerdict::Unknown,
+            Verdict::NoMate => {
+                let root = with_defender_hand(pos, self.opts.defender_hand);
+                for bound in 1..=self.opts.max_passes {
+                    let (verdict, first_move, nodes) =
+                        self.search_bound(&root, bound, result.nodes);
+                    result.nodes += nodes;
+                    if verdict != PassVerdict::PassLimit {
+                        result.verdict = verdict;
+                        result.passes = (verdict == PassVerdict::Proved).then_some(bound);
+                        result.first_move = first_move;
+                        break;
+                    }
+                }
             }
         }
-        result.nodes = self.nodes;
-        result.table = self.table.stats();
+        let s = self.solver.search_mut();
+        s.opts.max_nodes = self.opts.max_nodes;
+        result.table = s.table.stats();
+        if let Some(c) = &s.control {
+            c.publish(result.nodes, s.table.fill());
+        }
         result
     }
 
-    /// The attacker's move at the root whose child the table proves.
-    /// The attacker's move at the root whose child the table proves: a quiet move (a
-    /// threat, for a count of 1 or more) when one proves the count, searched for within
-    /// the node limit if the proof found went through a check; else that check.
-    fn proving_move(&mut self, root: &Position<G>, bound: u32) -> Option<Move> {
-        let start = self.children.len();
-        self.expand(root, Node::Attack, bound);
-        let end = self.children.len();
-        let proved = |this: &mut Self, c: &Child| {
-            this.table.probe(c.key, PackedHand::EMPTY, ANY_DEPTH).pn == 0
-        };
-        let mut check = None;
-        let mut quiet = None;
-        for i in start..end {
-            let c = self.children[i];
-            if proved(self, &c) {
-                match c.node {
-                    Node::Quiet { .. } => {
-                        quiet = c.mv;
-                        break;
-                    }
-                    _ => check = check.or(c.mv),
-                }
-            }
-        }
-        if quiet.is_none() && bound > 0 {
-            for i in start..end {
-                let c = self.children[i];
-                if !matches!(c.node, Node::Quiet { .. }) || self.aborted {
-                    continue;
-                }
-                let Some(mv) = c.mv else { continue };
-                let mut next = root.clone();
-                next.play_unchecked(mv);
-                self.history.clear();
-                self.history.enter(
-                    node_key(root.key(), Node::Attack, bound, self.opts.defense),
-                    1,
-                );
-                let out = self.mid(&next, c.node, c.bound, INF, INF, 2);
-                if out.pn == 0 {
-                    quiet = Some(mv);
-                    break;
-                }
-            }
-        }
-        self.children.truncate(start);
-        quiet.or(check)
-    }
-
-    fn expand(&mut self, pos: &Position<G>, node: Node, bound: u32) {
-        let push = |this: &mut Self, mv: Option<Move>, next: &Position<G>, node: Node, bound| {
-            let key = node_key(next.key(), node, bound, this.opts.defense);
-            this.children.push(Child {
-                mv,
-                node,
-                bound,
-                key,
-                repeats: this.history.depth(key),
-                out: Numbers {
-                    pn: 1,
-                    dn: 1,
-                    rep: NO_REP,
-                    bound: ANY_DEPTH,
-                },
-            });
-        };
-        let mut list = MoveList::new();
-        match node {
-            Node::Attack => {
-                pos.legal_moves(&mut list);
-                let them = !pos.side_to_move();
-                for mv in list {
-                    let mut next = pos.clone();
-                    next.play_unchecked(mv);
-                    if next.in_check(them) {
-                        push(self, Some(mv), &next, Node::Evade, bound);
-                    } else if bound > 0 {
-                        push(self, Some(mv), &next, Node::Quiet { to: mv.to() }, bound);
-                    }
-                }
-            }
-            Node::Evade => {
-                pos.legal_moves(&mut list);
-                for mv in list {
-                    let mut next = pos.clone();
-                    next.play_unchecked(mv);
-                    push(self, Some(mv), &next, Node::Attack, bound);
-                }
-            }
-            Node::Quiet { to } => {
-                let mut passed = pos.clone();
-                if bound > 0 && passed.play_pass() {
-                    push(self, None, &passed, Node::Attack, bound - 1);
-                }
-                if self.opts.defense != Defense::None {
-                    pos.legal_moves(&mut list);
-                    for mv in list {
-                        let takeback = matches!(mv, Move::Normal { to: t, .. } if t == to);
-                        if self.opts.defense == Defense::All || takeback {
-                            let mut next = pos.clone();
-                            next.play_unchecked(mv);
-                            push(self, Some(mv), &next, Node::Attack, bound);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn mid(
+    /// Searches "pc ≤ bound" at `root` with the nodes left after `used`: proved (with the
+    /// attacker's first move), refuted (`PassLimit`: the next bound is tried) or
+    /// undecided, and the nodes it took.
+    fn search_bound(
         &mut self,
-        pos: &Position<G>,
-        node: Node,
+        root: &Position<G>,
         bound: u32,
-        th_pn: u32,
-        th_dn: u32,
-        depth: u32,
-    ) -> Numbers {
-        self.nodes += 1;
-        if self.nodes >= self.opts.max_nodes {
-            self.aborted = true;
-        } else if self.nodes & (CHECK_INTERVAL - 1) == 0 {
-            self.aborted |= SearchControl::look(&self.control, self.nodes, self.table.fill());
-        }
-        let final_numbers = |pn, dn, rep, bound| Numbers { pn, dn, rep, bound };
-        // Plies left to the depth limit: lines of at most `max_depth` plies are searched.
-        let here = (self.opts.max_depth + 1)
-            .saturating_sub(depth)
-            .min(ANY_DEPTH as u32 - 1) as u16;
-        let or_node = node == Node::Attack;
-        let key = node_key(pos.key(), node, bound, self.opts.defense);
-        let start = self.children.len();
-        self.expand(pos, node, bound);
-        let end = self.children.len();
-        if start == end {
-            // An attacker without a move (that checks, at bound 0) fails; a defender
-            // without a reply is checkmated (a defender after a quiet move always has
-            // the pass, or else bound 0 was never given a quiet move).
-            let out = if or_node { (INF, 0) } else { (0, INF) };
-            // A proof's length 0 answers at every depth (this search keeps no lengths).
-            let len = if or_node { ANY_DEPTH } else { 0 };
-            self.table
-                .store(key, PackedHand::EMPTY, out.0, out.1, len, 1);
-            return final_numbers(out.0, out.1, NO_REP, ANY_DEPTH);
-        }
-        if here == 0 {
-            // At the depth limit with moves left: refuted within the limit only.
-            self.children.truncate(start);
-            self.table.store(key, PackedHand::EMPTY, INF, 0, 0, 1);
-            return final_numbers(INF, 0, NO_REP, 0);
-        }
-        let remaining = here - 1;
-        let nodes_before = self.nodes;
-        self.history.enter(key, depth);
-        let mut searched: Option<(usize, Numbers)> = None;
-        let (mut pn, mut dn);
-        loop {
-            for i in start..end {
-                let c = self.children[i];
-                let out = match (searched, c.repeats) {
-                    (Some((j, out)), _) if j == i => out,
-                    (_, Some(d)) => final_numbers(INF, 0, d, ANY_DEPTH),
-                    _ => {
-                        let rep = self
-                            .rep_table
-                            .find(c.key, &self.history, depth, remaining)
-                            .map(|(d, bound)| final_numbers(INF, 0, d, bound));
-                        rep.unwrap_or_else(|| {
-                            let p = self.table.probe(c.key, PackedHand::EMPTY, remaining);
-                            let bound = if p.dn == 0 { p.len } else { ANY_DEPTH };
-                            final_numbers(p.pn, p.dn, NO_REP, bound)
-                        })
-                    }
-                };
-                self.children[i].out = out;
+        used: u64,
+    ) -> (PassVerdict, Option<Move>, u64) {
+        let s = self.solver.search_mut();
+        s.opts.max_nodes = self.opts.max_nodes.saturating_sub(used);
+        s.defense = self.opts.defense;
+        s.start(root);
+        let attack = Node {
+            kind: Kind::Attack,
+            bound,
+        };
+        let out = s.mid(root, attack, INF, INF, 1);
+        let verdict = if out.pn == 0 {
+            PassVerdict::Proved
+        } else if out.is_unconditional_disproof() && !s.aborted {
+            PassVerdict::PassLimit
+        } else {
+            PassVerdict::Unknown
+        };
+        let first_move = (verdict == PassVerdict::Proved)
+            .then(|| self.proving_move(root, attack))
+            .flatten();
+        (verdict, first_move, self.solver.search_mut().nodes)
+    }
+
+    /// The attacker's move at the root whose child the table proves: a quiet move (a
+    /// threat) when one proves the count, searched for within the node limit if the proof
+    /// found went through a check; else that check.
+    fn proving_move(&mut self, root: &Position<G>, attack: Node) -> Option<Move> {
+        let s = self.solver.search_mut();
+        let start = s.children.len();
+        s.expand(root, attack);
+        let kids: Vec<Child> = s.children[start..].to_vec();
+        s.children.truncate(start);
+        let quiet = |c: &&Child| matches!(c.node.kind, Kind::Quiet { .. });
+        let mut check = None;
+        for c in &kids {
+            if s.table.probe(c.key, c.hand, ANY_DEPTH).pn == 0 {
+                if quiet(&c) {
+                    return Some(c.mv);
+                }
+                check = check.or(Some(c.mv));
             }
-            let numbers = self.children[start..end]
-                .iter()
-                .map(|c| Some((c.out.pn, c.out.dn)));
-            let (p, d, best, second) = aggregate_numbers(numbers, or_node);
-            (pn, dn) = (p, d);
-            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.aborted {
+        }
+        let root_key = attack.key(root.key(), s.defense);
+        for c in kids.iter().filter(quiet) {
+            if s.aborted {
                 break;
             }
-            let c = self.children[start + best];
-            let (cth_pn, cth_dn) = if or_node {
-                (th_pn.min(widen(second)), sub_threshold(th_dn, dn, c.out.dn))
-            } else {
-                (sub_threshold(th_pn, pn, c.out.pn), th_dn.min(widen(second)))
-            };
-            let mut next = pos.clone();
-            match c.mv {
-                Some(mv) => next.play_unchecked(mv),
-                None => {
-                    next.play_pass();
-                }
+            let next = c.play(root);
+            s.history.clear();
+            s.history.enter(root_key, 1);
+            if s.mid(&next, c.node, INF, INF, 2).pn == 0 {
+                return Some(c.mv);
             }
-            let out = self.mid(&next, c.node, c.bound, cth_pn, cth_dn, depth + 1);
-            searched = Some((best + start, out));
         }
-        self.history.leave(key);
-        let kids = &self.children[start..end];
-        let (rep, limit) = if dn != 0 {
-            (NO_REP, ANY_DEPTH)
-        } else if or_node {
-            kids.iter().fold((NO_REP, ANY_DEPTH), |(r, b), c| {
-                (r.min(c.out.rep), b.min(c.out.bound))
-            })
-        } else {
-            kids.iter()
-                .filter(|c| c.out.dn == 0)
-                .map(|c| (c.out.rep, c.out.bound))
-                .max()
-                .unwrap_or((NO_REP, ANY_DEPTH))
-        };
-        let out = final_numbers(pn, dn, rep, deeper(limit));
-        self.children.truncate(start);
-        if dn == 0 && rep < depth {
-            let entry = self.history.rest_on(rep, depth, out.bound);
-            self.rep_table.insert(key, entry);
-            return out;
+        check
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::node::Defense;
+    use crate::options::MateOptions;
+    use shogi_core::{Relax, Shogi};
+
+    fn pos(sfen: &str) -> Position<Shogi> {
+        Position::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING).unwrap()
+    }
+
+    fn opts(defense: Defense, max_passes: u32) -> PassOptions {
+        PassOptions {
+            defense,
+            max_passes,
+            max_nodes: 200_000,
+            table_entries: 1 << 14,
+            ..PassOptions::default()
         }
-        let amount = self.nodes - nodes_before + 1;
-        // A disproof keeps its depth bound; a proof, length 0: it answers at every depth.
-        let len = if dn == 0 { out.bound } else { 0 };
-        self.table
-            .store(key, PackedHand::EMPTY, pn, dn, len, amount);
-        Numbers { rep: NO_REP, ..out }
+    }
+
+    /// "pc ≤ 0" is the mate search: the same verdict, the same nodes, its first move.
+    #[test]
+    fn a_count_of_zero_is_the_mate_search_node_for_node() {
+        let sfen = "ln1g3+Rl/2sk1s+P2/2ppppb1p/p1b3p2/8P/P4P3/2PPP1P2/1+r2GS3/LN+p2KGNL w GN2Ps 36";
+        let p = pos(sfen);
+        let o = opts(Defense::None, 0);
+        let mate = Solver::<Shogi>::new(o.mate_options()).solve(&p);
+        let pc = PassSolver::<Shogi>::new(o).solve(&p);
+        assert_eq!((pc.verdict, pc.passes), (PassVerdict::Proved, Some(0)));
+        assert_eq!(pc.nodes, mate.stats.nodes);
+        assert_eq!(pc.first_move, mate.moves.first().copied());
+        assert_eq!(
+            MateOptions {
+                max_nodes: 200_000,
+                table_entries: 1 << 14,
+                ..MateOptions::default()
+            },
+            o.mate_options()
+        );
+    }
+
+    /// A threat: no mate now, but a quiet move after which a pass loses to mate.
+    #[test]
+    fn a_threat_has_a_count_of_one_and_a_quiet_first_move() {
+        // Black's gold in hand mates on 5b once the pawn stands on 5c: 5d5c is the threat.
+        let p = pos("4k4/9/9/4P4/9/9/9/9/K8 b G 1");
+        let r = PassSolver::<Shogi>::new(opts(Defense::None, 2)).solve(&p);
+        assert_eq!((r.verdict, r.passes), (PassVerdict::Proved, Some(1)));
+        let mv = r.first_move.expect("a first move");
+        let mut next = p.clone();
+        next.play_unchecked(mv);
+        assert!(
+            !next.in_check(shogi_core::Color::White),
+            "the threat is quiet"
+        );
+        // No count up to 0: the limit.
+        let r = PassSolver::<Shogi>::new(opts(Defense::None, 0)).solve(&p);
+        assert_eq!((r.verdict, r.passes), (PassVerdict::PassLimit, None));
+    }
+
+    /// The node limit holds for all the bounds together.
+    #[test]
+    fn the_node_limit_holds_over_all_bounds() {
+        let p = Position::<Shogi>::startpos();
+        let mut o = opts(Defense::All, 3);
+        o.max_nodes = 500;
+        let r = PassSolver::<Shogi>::new(o).solve(&p);
+        assert_eq!(r.verdict, PassVerdict::Unknown);
+        assert!(r.nodes <= 500, "{}", r.nodes);
     }
 }

@@ -2,12 +2,13 @@
 //! that every rule has its own test.
 //!
 //! A proof of position `n` with proof pieces `p` proves every position with the same board
-//! (and, with the SFEN's hands, the same defender hand) whose attacker hand contains `p`; a
-//! disproof with disproof pieces `d` disproves every such position whose attacker hand `d`
-//! contains. The functions below keep `p ⊆ hand ⊆ d` for the hand of `n`.
+//! and the same pieces out of play whose attacker hand contains `p` (the defender holding
+//! the other pieces off the board); a disproof with disproof pieces `d` disproves every
+//! such position whose attacker hand `d` contains. The functions below keep
+//! `p ⊆ hand ⊆ d` for the hand of `n`. Pieces out of play (a SFEN's defender given less
+//! than the rest) are in neither hand, so "off the board" below counts the hands.
 
 use crate::hand::PackedHand;
-use crate::DefenderHand;
 use shogi_core::{attacks, Color, Game, Move, PieceKind, Position};
 
 /// The attacker's hand before move `mv` (played from `n`) given its hand `after` the move:
@@ -28,9 +29,8 @@ pub fn before(mv: Move, captured: Option<PieceKind>, after: PackedHand) -> Packe
     }
 }
 
-/// How many pieces of each hand kind stand off the board (in either hand): the most the
-/// attacker could hold of a kind, with the usual convention that the defender holds the
-/// rest.
+/// How many pieces of each hand kind are in play off the board (in either hand): the most
+/// the attacker could hold of a kind, the defender holding the others.
 pub fn off_board<G: Game>(pos: &Position<G>) -> [u32; PieceKind::HAND_COUNT] {
     let mut n = [0; PieceKind::HAND_COUNT];
     for kind in PieceKind::HAND {
@@ -57,16 +57,12 @@ pub fn distant_check<G: Game>(pos: &Position<G>) -> bool {
 }
 
 /// Proof pieces of a defender node (in check) all of whose replies are proved, from the
-/// union of the replies' proof pieces (empty for a checkmate): with the usual hand
-/// convention and a check that could be blocked, every kind the defender lacks because the
-/// attacker holds all of it joins, at the attacker's count: with one piece of it the
-/// defender could have interposed.
-pub fn and_proof<G: Game>(
-    pos: &Position<G>,
-    union: PackedHand,
-    convention: DefenderHand,
-) -> PackedHand {
-    if convention != DefenderHand::Rest || !distant_check(pos) {
+/// union of the replies' proof pieces (empty for a checkmate): with a check that could be
+/// blocked, every kind the defender lacks because the attacker holds all of it in play
+/// joins, at the attacker's count: with one piece of it the defender could have
+/// interposed.
+pub fn and_proof<G: Game>(pos: &Position<G>, union: PackedHand) -> PackedHand {
+    if !distant_check(pos) {
         return union;
     }
     let defender = pos.side_to_move();
@@ -85,11 +81,7 @@ pub fn and_proof<G: Game>(
 /// of `before` over the checks' disproof pieces (`all` when there is no check): a kind the
 /// attacker lacks and could drop with check is cut to zero (holding one would add a check
 /// that was never tried), and no kind is allowed more pieces than the attacker could hold.
-pub fn or_disproof<G: Game>(
-    pos: &Position<G>,
-    intersection: PackedHand,
-    convention: DefenderHand,
-) -> PackedHand {
+pub fn or_disproof<G: Game>(pos: &Position<G>, intersection: PackedHand) -> PackedHand {
     let attacker = pos.side_to_move();
     let defender = !attacker;
     let occ = pos.occupied();
@@ -97,11 +89,7 @@ pub fn or_disproof<G: Game>(
     let off = off_board(pos);
     let mut d = intersection;
     for kind in PieceKind::HAND {
-        let mut most = off[kind.index()];
-        if convention == DefenderHand::Sfen {
-            most -= pos.hand(defender).count(kind) as u32;
-        }
-        let mut n = d.count(kind).min(most);
+        let mut n = d.count(kind).min(off[kind.index()]);
         if pos.hand(attacker).count(kind) == 0 {
             // The drop squares from which a piece of `kind` would attack the king are those
             // the same kind of the defender's colour attacks from the king.
@@ -118,16 +106,11 @@ pub fn or_disproof<G: Game>(
 }
 
 /// Disproof pieces of a defender node refuted by reply `refutation`, from the reply's
-/// disproof pieces: with the usual hand convention, a refuting drop needs the defender to
-/// keep one piece of the kind, so the attacker may hold at most all but one.
-pub fn and_disproof<G: Game>(
-    pos: &Position<G>,
-    refutation: Move,
-    child: PackedHand,
-    convention: DefenderHand,
-) -> PackedHand {
-    match (refutation, convention) {
-        (Move::Drop { kind, .. }, DefenderHand::Rest) => {
+/// disproof pieces: a refuting drop needs the defender to keep one piece of the kind, so
+/// the attacker may hold at most all but one of those in play.
+pub fn and_disproof<G: Game>(pos: &Position<G>, refutation: Move, child: PackedHand) -> PackedHand {
+    match refutation {
+        Move::Drop { kind, .. } => {
             let off = off_board(pos)[kind.index()];
             child.with(kind, child.count(kind).min(off.saturating_sub(1)))
         }
@@ -158,7 +141,7 @@ mod tests {
         let mut leaf = n.clone();
         leaf.play_unchecked(mv);
         assert!(leaf.is_checkmate());
-        let p_leaf = and_proof(&leaf, PackedHand::EMPTY, DefenderHand::Rest);
+        let p_leaf = and_proof(&leaf, PackedHand::EMPTY);
         assert_eq!(
             p_leaf,
             PackedHand::EMPTY,
@@ -190,17 +173,18 @@ mod tests {
         // pawns and a gold, White holds a lance.
         let n = pos("8k/9/9/9/9/9/9/9/K7L w G17Pl 1");
         assert!(distant_check(&n));
-        let p = and_proof(&n, hand(GOLD), DefenderHand::Rest);
+        let p = and_proof(&n, hand(GOLD));
         assert_eq!(p, hand([17, 0, 0, 0, 1, 0, 0]));
-        // With the SFEN's hands the defender's hand is part of the position: no monopoly.
-        assert_eq!(and_proof(&n, hand(GOLD), DefenderHand::Sfen), hand(GOLD));
+        // With 12 pawns out of play, the attacker's 5 are all the defender could have had.
+        let out = pos("8k/9/9/9/9/9/9/9/K7L w G5Pl 1");
+        assert_eq!(and_proof(&out, hand(GOLD)), hand([5, 0, 0, 0, 1, 0, 0]));
+        // A kind the defender holds one of adds nothing.
+        let shared = pos("8k/9/9/9/9/9/9/9/K7L w G16Plp 1");
+        assert_eq!(and_proof(&shared, hand(GOLD)), hand(GOLD));
         // A contact check adds nothing.
         let contact = pos("8k/8L/9/9/9/9/9/9/K8 w G17Pl 1");
         assert!(!distant_check(&contact));
-        assert_eq!(
-            and_proof(&contact, hand(GOLD), DefenderHand::Rest),
-            hand(GOLD)
-        );
+        assert_eq!(and_proof(&contact, hand(GOLD)), hand(GOLD));
     }
 
     /// The dual: at an attacker node, a kind the attacker lacks but could drop with check
@@ -211,25 +195,23 @@ mod tests {
         // king stands alone: every kind could check it from some empty square.
         let n = pos("4k4/9/9/9/9/9/9/9/4K4 b 2r2b4g4s4n4l18p 1");
         let all = hand([18, 4, 4, 4, 4, 2, 2]);
-        assert_eq!(or_disproof(&n, all, DefenderHand::Rest), PackedHand::EMPTY);
+        assert_eq!(or_disproof(&n, all), PackedHand::EMPTY);
         // A king in the corner behind its own silver and pawns: no drop of any kind attacks it, so
         // the kinds Black lacks keep their counts (up to what is off the board).
         let walled = pos("7sk/7pp/9/9/9/9/9/9/4K4 b N2r2b4g3s3n4l16p 1");
-        assert_eq!(
-            or_disproof(&walled, all, DefenderHand::Rest),
-            hand([16, 4, 4, 3, 4, 2, 2])
-        );
+        assert_eq!(or_disproof(&walled, all), hand([16, 4, 4, 3, 4, 2, 2]));
         // Open the file above the king: now a lance (and a rook) could check from 1c on.
         let open = pos("7sk/7p1/9/9/9/9/9/9/4K4 b N2r2b4g3s3n4l17p 1");
-        let d = or_disproof(&open, all, DefenderHand::Rest);
+        let d = or_disproof(&open, all);
         assert_eq!(
             (d.count(PieceKind::Lance), d.count(PieceKind::Rook)),
             (0, 0)
         );
         assert_eq!(d.count(PieceKind::Knight), 4, "a held kind is never cut");
-        // With the SFEN's hands, what the defender holds is not the attacker's to hold.
-        let d = or_disproof(&walled, all, DefenderHand::Sfen);
-        assert_eq!(d, hand([0, 0, 1, 0, 0, 0, 0]));
+        // Pieces out of play are not the attacker's to hold: here all but a knight, 3
+        // golds and 16 pawns.
+        let out = pos("7sk/7pp/9/9/9/9/9/9/4K4 b N3g16p 1");
+        assert_eq!(or_disproof(&out, all), hand([16, 0, 1, 0, 3, 0, 0]));
     }
 
     /// A refuting drop keeps one piece of the kind for the defender.
@@ -237,13 +219,17 @@ mod tests {
     fn a_refuting_drop_leaves_the_defender_one_piece() {
         let n = pos("8k/9/9/9/9/9/9/9/K7L w 17Pl 1");
         let drop = Move::from_usi::<Shogi>("L*1b").expect("usi");
-        let d = and_disproof(&n, drop, hand([17, 4, 0, 0, 0, 0, 0]), DefenderHand::Rest);
+        let d = and_disproof(&n, drop, hand([17, 4, 0, 0, 0, 0, 0]));
         assert_eq!(
             d.count(PieceKind::Lance),
             0,
             "one lance off the board: White keeps it"
         );
-        let d = and_disproof(&n, drop, hand([17, 4, 0, 0, 0, 0, 0]), DefenderHand::Sfen);
-        assert_eq!(d.count(PieceKind::Lance), 4);
+        // A board move refutes whatever the attacker holds.
+        let mv = Move::from_usi::<Shogi>("1a2a").expect("usi");
+        assert_eq!(
+            and_disproof(&n, mv, hand([17, 4, 0, 0, 0, 0, 0])).count(PieceKind::Lance),
+            4
+        );
     }
 }

@@ -21,9 +21,6 @@
 use crate::hand::PackedHand;
 use std::collections::TryReserveError;
 
-/// An infinite proof or disproof number: proved nodes have `(0, INF)`, disproved `(INF, 0)`.
-pub const INF: u32 = u32::MAX;
-
 /// The smallest table, in entries.
 const MIN_ENTRIES: usize = 64;
 
@@ -96,6 +93,8 @@ pub struct TableStats {
 /// The transposition table of the mate search.
 pub struct Table {
     entries: Vec<Entry>,
+    /// The number of slots less one when it is a power of two (the home slot is then a
+    /// mask of the key), else 0.
     mask: usize,
     generation: u16,
     superiority: bool,
@@ -149,19 +148,17 @@ impl TableBuilder {
 }
 
 impl Table {
-    /// A table of at least `entries` entries (rounded up to a power of two, at least 64).
+    /// A table of `entries` entries (at least 64).
     /// With `superiority` off, look-ups match exact hands only and proofs and disproofs
     /// store the hand itself: the ablation that shows what proof pieces buy.
     pub fn new(entries: usize, superiority: bool) -> Table {
-        let slots = Table::slots(entries).expect("a table of fewer than 2^63 entries");
-        Table::with_entries(vec![Entry::default(); slots], superiority)
+        Table::with_entries(vec![Entry::default(); Table::slots(entries)], superiority)
     }
 
     /// [`Table::new`], but an allocation the process cannot get (an address-space limit,
     /// a size past `usize`) is an error rather than an abort.
     pub fn try_new(entries: usize, superiority: bool) -> Result<Table, TryReserveError> {
-        // Past `usize`, the reservation fails as any request too large does.
-        let slots = Table::slots(entries).unwrap_or(usize::MAX);
+        let slots = Table::slots(entries);
         let mut v = Vec::new();
         v.try_reserve_exact(slots)?;
         v.resize(slots, Entry::default());
@@ -174,7 +171,7 @@ impl Table {
     /// on a busy virtual machine), so a caller that must answer by a deadline, or at a
     /// `stop`, can grow it between looks at its clock and resume later.
     pub fn builder(entries: usize, superiority: bool) -> Result<TableBuilder, TryReserveError> {
-        let slots = Table::slots(entries).unwrap_or(usize::MAX);
+        let slots = Table::slots(entries);
         let mut v = Vec::new();
         v.try_reserve_exact(slots)?;
         Ok(TableBuilder {
@@ -186,7 +183,11 @@ impl Table {
 
     fn with_entries(entries: Vec<Entry>, superiority: bool) -> Table {
         Table {
-            mask: entries.len() - 1,
+            mask: if entries.len().is_power_of_two() {
+                entries.len() - 1
+            } else {
+                0
+            },
             entries,
             generation: 1,
             superiority,
@@ -196,15 +197,23 @@ impl Table {
         }
     }
 
+    /// The entries of a table of `bytes` bytes: a table of `USI_Hash N` or `--table-mb N`
+    /// holds `entries_in(N << 20)`, and allocates N MiB.
+    pub const fn entries_in(bytes: usize) -> usize {
+        bytes / core::mem::size_of::<Entry>()
+    }
+
     /// The bytes a table of at least `entries` entries allocates (`None` past `usize`): to
     /// check that tables fit in memory before making them.
     pub fn bytes_for(entries: usize) -> Option<usize> {
-        Table::slots(entries)?.checked_mul(core::mem::size_of::<Entry>())
+        Table::slots(entries).checked_mul(core::mem::size_of::<Entry>())
     }
 
-    /// The slots of a table asked for `entries`: a power of two, at least [`MIN_ENTRIES`].
-    fn slots(entries: usize) -> Option<usize> {
-        entries.max(MIN_ENTRIES).checked_next_power_of_two()
+    /// The slots of a table asked for `entries`: as many, at least [`MIN_ENTRIES`]. Any
+    /// number will do, so that a table takes the memory it is given (`USI_Hash 100` is
+    /// 100 MiB, not 128).
+    fn slots(entries: usize) -> usize {
+        entries.max(MIN_ENTRIES)
     }
 
     /// The number of entries.
@@ -265,8 +274,25 @@ impl Table {
 
     #[inline(always)]
     fn home(&self, key: u64) -> usize {
-        // The key is a sum of random 64-bit values: any bits will do.
-        (key >> 7) as usize & self.mask
+        // The key is a sum of random 64-bit values: any bits will do. Other sizes than
+        // powers of two map the 57 bits left onto the slots by a multiplication, not a
+        // division (Lemire's fast range).
+        if self.mask != 0 {
+            (key >> 7) as usize & self.mask
+        } else {
+            ((u128::from(key >> 7) * self.entries.len() as u128) >> 57) as usize
+        }
+    }
+
+    /// The slot after `i`, round the end.
+    #[inline(always)]
+    fn next(&self, i: usize) -> usize {
+        let j = i + 1;
+        if j == self.entries.len() {
+            0
+        } else {
+            j
+        }
     }
 
     /// Whether slot `i` holds nothing of the current generation (no entry, no tombstone):
@@ -317,7 +343,7 @@ impl Table {
         // it; the table is never full (the collection keeps a quarter of it empty).
         while !self.is_empty(i) {
             let e = self.entries[i];
-            i = (i + 1) & self.mask;
+            i = self.next(i);
             if e.key != key {
                 continue;
             }
@@ -374,7 +400,7 @@ impl Table {
         let mut i = self.home(key);
         while !self.is_empty(i) {
             let e = &self.entries[i];
-            i = (i + 1) & self.mask;
+            i = self.next(i);
             if e.key == key && e.pn == 0 && self.covers(hand, e.hand) {
                 best = Some(best.map_or(e.len, |b| b.min(e.len)));
             }
@@ -417,11 +443,11 @@ impl Table {
             let e = self.entries[i];
             if e.key == TOMBSTONE {
                 free.get_or_insert(i);
-                i = (i + 1) & self.mask;
+                i = self.next(i);
                 continue;
             }
             if e.key != key {
-                i = (i + 1) & self.mask;
+                i = self.next(i);
                 continue;
             }
             let open = !e.is_final();
@@ -449,7 +475,7 @@ impl Table {
                 self.tombstones += 1;
                 free.get_or_insert(i);
             }
-            i = (i + 1) & self.mask;
+            i = self.next(i);
         }
         let i = free.expect("a run ends at an empty slot");
         if self.entries[i].key == TOMBSTONE && !self.is_empty(i) {
@@ -514,14 +540,14 @@ impl Table {
             return;
         };
         for k in 1..=n {
-            let i = (start + k) & self.mask;
+            let i = (start + k) % n;
             if self.entries[i].key == 0 {
                 continue;
             }
             let e = core::mem::take(&mut self.entries[i]);
             let mut j = self.home(e.key);
             while self.entries[j].key != 0 {
-                j = (j + 1) & self.mask;
+                j = self.next(j);
             }
             self.entries[j] = e;
         }
@@ -546,295 +572,4 @@ fn bucket(amount: u32) -> usize {
 const BUCKETS: usize = 33 * 4;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    use crate::hand::packed as hand;
-
-    #[test]
-    fn a_table_too_large_is_an_error_and_sizes_are_known_before() {
-        assert!(Table::try_new(usize::MAX, true).is_err());
-        assert!(Table::try_new(usize::MAX / 64, false).is_err());
-        assert_eq!(Table::bytes_for(usize::MAX), None);
-        let t = Table::try_new(1000, true).expect("a small table");
-        assert_eq!(t.capacity(), 1024);
-        assert_eq!(
-            Table::bytes_for(1000),
-            Some(1024 * core::mem::size_of::<Entry>())
-        );
-        assert_eq!(Table::new(1000, true).capacity(), t.capacity());
-    }
-
-    #[test]
-    fn a_proof_answers_superior_hands_and_a_disproof_inferior_ones() {
-        let mut t = Table::new(1 << 10, true);
-        let gold = hand([0, 0, 0, 0, 1, 0, 0]);
-        t.store(77, gold, 0, INF, 1, 5);
-        let rich = hand([3, 0, 0, 1, 2, 0, 1]);
-        let p = t.probe(77, rich, u16::MAX);
-        assert_eq!((p.pn, p.dn, p.pieces, p.hit), (0, INF, gold, Hit::Superior));
-        assert_eq!(t.probe(77, gold, u16::MAX).hit, Hit::Exact);
-        assert_eq!(
-            t.probe(77, hand([3, 0, 0, 1, 0, 0, 1]), u16::MAX).hit,
-            Hit::Miss
-        );
-        assert_eq!(t.probe(79, rich, u16::MAX).hit, Hit::Miss);
-
-        let d = hand([2, 0, 0, 0, 0, 0, 0]);
-        t.store(99, d, INF, 0, u16::MAX, 5);
-        assert_eq!(t.probe(99, hand([1, 0, 0, 0, 0, 0, 0]), u16::MAX).dn, 0);
-        assert_eq!(t.probe(99, PackedHand::EMPTY, u16::MAX).dn, 0);
-        assert_eq!(
-            t.probe(99, hand([1, 0, 0, 0, 0, 0, 1]), u16::MAX).hit,
-            Hit::Miss
-        );
-        let stats = t.stats();
-        assert_eq!((stats.exact_hits, stats.superior_hits), (1, 3));
-    }
-
-    /// A disproof that rests on the depth limit answers only as deep or deeper.
-    #[test]
-    fn a_bounded_disproof_answers_only_within_its_bound() {
-        let mut t = Table::new(64, true);
-        let h = hand([1, 0, 0, 0, 0, 0, 0]);
-        t.store(9, h, INF, 0, 5, 1);
-        assert_eq!(t.probe(9, h, 5).dn, 0);
-        assert_eq!(t.probe(9, h, 3).dn, 0);
-        assert_eq!(t.probe(9, h, 6).hit, Hit::Miss);
-        // An unbounded disproof replaces it; a bounded one never replaces an unbounded.
-        t.store(9, h, INF, 0, u16::MAX, 1);
-        assert_eq!(t.probe(9, h, 100).dn, 0);
-        t.store(9, h, INF, 0, 2, 1);
-        assert_eq!(t.probe(9, h, 100).dn, 0);
-    }
-
-    #[test]
-    fn without_superiority_only_the_exact_hand_answers() {
-        let mut t = Table::new(64, false);
-        let gold = hand([0, 0, 0, 0, 1, 0, 0]);
-        t.store(77, gold, 0, INF, 1, 5);
-        assert_eq!(
-            t.probe(77, hand([0, 0, 0, 0, 2, 0, 0]), u16::MAX).hit,
-            Hit::Miss
-        );
-        assert_eq!(t.probe(77, gold, u16::MAX).pn, 0);
-    }
-
-    #[test]
-    fn open_entries_update_and_never_hide_a_final_one() {
-        let mut t = Table::new(64, true);
-        let h = hand([1, 0, 0, 0, 0, 0, 0]);
-        t.store(5, h, 3, 4, 0, 1);
-        assert_eq!(
-            (t.probe(5, h, u16::MAX).pn, t.probe(5, h, u16::MAX).dn),
-            (3, 4)
-        );
-        t.store(5, h, 6, 2, 0, 2);
-        assert_eq!(
-            (t.probe(5, h, u16::MAX).pn, t.probe(5, h, u16::MAX).dn),
-            (6, 2)
-        );
-        t.store(5, h, 0, INF, 3, 9);
-        t.store(5, h, 7, 7, 0, 1);
-        assert_eq!(t.probe(5, h, u16::MAX).pn, 0);
-        t.clear();
-        assert_eq!(t.probe(5, h, u16::MAX).hit, Hit::Miss);
-    }
-
-    /// Without superiority, a proof or a wider disproof replaces a disproof bounded by the
-    /// depth limit for the same hand only where it answers; a shorter proof replaces a
-    /// longer one; entries of one hand that answer at different depths stay side by side.
-    #[test]
-    fn results_of_one_hand_answer_each_at_its_depths() {
-        let mut t = Table::new(64, false);
-        let h = hand([1, 0, 0, 0, 0, 0, 0]);
-        t.store(5, h, INF, 0, 2, 1);
-        t.store(5, h, INF, 0, 1, 1);
-        assert_eq!(t.probe(5, h, 2).dn, 0, "a narrower bound does not replace");
-        t.store(5, h, INF, 0, 4, 1);
-        assert_eq!(t.probe(5, h, 4).dn, 0, "a wider bound replaces");
-        assert_eq!(t.used, 1);
-        t.store(5, h, 0, INF, 7, 1);
-        let p = t.probe(5, h, u16::MAX);
-        assert_eq!(
-            (p.pn, p.len),
-            (0, 7),
-            "the proof answers with 7 plies left or more"
-        );
-        assert_eq!(
-            t.probe(5, h, 4).dn,
-            0,
-            "the disproof still answers within 4"
-        );
-        assert_eq!(t.probe(5, h, 5).hit, Hit::Miss, "neither answers at 5 or 6");
-        assert_eq!(t.probe(5, h, 6).hit, Hit::Miss);
-        t.store(5, h, INF, 0, 5, 1);
-        assert_eq!(t.probe(5, h, 5).dn, 0, "a wider disproof beside the proof");
-        assert_eq!(t.used, 2);
-        t.store(5, h, 0, INF, 9, 1);
-        assert_eq!(t.used, 2, "a longer proof adds nothing");
-        t.store(7, h, 0, INF, 9, 1);
-        t.store(7, h, 0, INF, 7, 1);
-        assert_eq!(
-            t.probe(7, h, 7).pn,
-            0,
-            "a shorter proof answers where it can"
-        );
-        assert_eq!(t.used, 3, "and replaces the longer one");
-        t.store(9, h, INF, 0, u16::MAX, 1);
-        t.store(9, h, 0, INF, 3, 1);
-        assert_eq!(t.probe(9, h, u16::MAX).dn, 0, "an unbounded disproof stays");
-    }
-
-    /// With superiority, a proof of fewer pieces and one of a shorter mate both stay when
-    /// neither answers all the other does; a look-up takes the one that answers. The
-    /// shortest stored mate is found whatever the order (a proof stored first under a
-    /// longer depth limit would otherwise hide a shorter one from a look-up with many plies
-    /// left).
-    #[test]
-    fn proofs_of_fewer_pieces_and_of_shorter_mates_stay_side_by_side() {
-        let mut t = Table::new(64, true);
-        let gold = hand([0, 0, 0, 0, 1, 0, 0]);
-        t.store(11, PackedHand::EMPTY, 0, INF, 9, 1);
-        t.store(11, gold, 0, INF, 5, 1);
-        assert_eq!(t.used, 2);
-        let p = t.probe(11, gold, 7);
-        assert_eq!((p.pn, p.len, p.pieces), (0, 5, gold));
-        assert_eq!(t.probe(11, PackedHand::EMPTY, 9).pn, 0);
-        assert_eq!(t.probe(11, PackedHand::EMPTY, 7).hit, Hit::Miss);
-        assert_eq!(t.shortest_proof(11, gold), Some(5));
-        assert_eq!(t.shortest_proof(11, PackedHand::EMPTY), Some(9));
-        assert_eq!(t.shortest_proof(13, gold), None);
-        // An open entry of a hand a proof answers only with more plies left is kept
-        // beside it: the search under a tighter limit needs its numbers.
-        t.store(11, PackedHand::EMPTY, 3, 4, 0, 1);
-        let p = t.probe(11, PackedHand::EMPTY, 7);
-        assert_eq!((p.pn, p.dn, p.hit), (3, 4, Hit::Exact));
-        assert_eq!(t.probe(11, PackedHand::EMPTY, 9).pn, 0);
-    }
-
-    /// Every hand of one board lives side by side, however many (a fixed cluster of eight
-    /// thrashed here), and boards whose runs meet do not hide each other.
-    #[test]
-    fn many_hands_of_one_board_all_stay() {
-        let mut t = Table::new(1 << 10, true);
-        let hands: Vec<PackedHand> = (0..60u8)
-            .map(|n| hand([n % 19, n / 19, 0, 0, 0, 0, 0]))
-            .collect();
-        // Board 1 and board 1 + 2^7 share a home slot; 3 is the next one.
-        for (n, &h) in hands.iter().enumerate() {
-            t.store(1, h, 2 + n as u32, 3, 0, 1);
-            t.store(1 + (1 << 7), h, 5, 6 + n as u32, 0, 1);
-            t.store(3, h, 7, 8, 0, 1);
-        }
-        for (n, &h) in hands.iter().enumerate() {
-            assert_eq!(t.probe(1, h, u16::MAX).pn, 2 + n as u32);
-            assert_eq!(t.probe(1 + (1 << 7), h, u16::MAX).dn, 6 + n as u32);
-            assert_eq!(t.probe(3, h, u16::MAX).hit, Hit::Exact);
-        }
-        assert_eq!(t.stats().replaced, 0);
-        assert_eq!(t.stats().collections, 0);
-        // A proof with no pieces makes every open hand of board 1 redundant: they become
-        // tombstones, and the entries of the other boards behind them are still found.
-        t.store(1, PackedHand::EMPTY, 0, INF, 5, 10);
-        for &h in &hands {
-            assert_eq!(
-                t.probe(1, h, u16::MAX).hit,
-                if h == PackedHand::EMPTY {
-                    Hit::Exact
-                } else {
-                    Hit::Superior
-                }
-            );
-            assert_eq!(t.probe(3, h, u16::MAX).hit, Hit::Exact);
-            assert_eq!(t.probe(1 + (1 << 7), h, u16::MAX).hit, Hit::Exact);
-        }
-        assert!((t.fill() - 121.0 / 1024.0).abs() < 1e-12, "{}", t.fill());
-    }
-
-    /// A table that fills is collected: the least searched entries go, the most searched
-    /// stay and are all found again, and no look-up ever answers for an entry it was not
-    /// given (a wrong answer would be a wrong verdict).
-    #[test]
-    fn a_full_table_keeps_the_most_searched_entries() {
-        let mut t = Table::new(256, true);
-        let key = |n: u64| n.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-        let h = hand([1, 0, 0, 0, 0, 0, 0]);
-        let mut since_last = 0;
-        for n in 0..2000u64 {
-            // Amount n: the later, the more searched.
-            let before = t.stats().collections;
-            t.store(key(n), h, 10 + (n % 7) as u32, 3, 0, n);
-            if t.stats().collections > before {
-                since_last = n;
-            }
-            assert!(t.fill() <= 0.75);
-        }
-        let s = t.stats();
-        assert!(s.collections > 0 && s.replaced > 0, "{s:?}");
-        let (mut found, mut amounts) = (0, 0u64);
-        for n in 0..2000u64 {
-            let p = t.probe(key(n), h, u16::MAX);
-            match p.hit {
-                Hit::Exact => {
-                    found += 1;
-                    amounts += n;
-                    assert_eq!(p.pn, 10 + (n % 7) as u32);
-                }
-                Hit::Miss => assert!(
-                    n < since_last,
-                    "entry {n}, stored after the last collection, went"
-                ),
-                Hit::Superior => panic!("no superior entry was stored"),
-            }
-        }
-        assert_eq!(found, t.used);
-        assert!(found >= 64, "{found}");
-        // The survivors are the most searched: their mean amount is far above the mean of all.
-        assert!(amounts / found as u64 > 1500, "{}", amounts / found as u64);
-    }
-
-    #[test]
-    fn buckets_grow_with_the_amount_in_quarter_octaves() {
-        let b: Vec<usize> = [0u32, 1, 2, 3, 4, 5, 6, 7, 8, 1000, u32::MAX]
-            .map(bucket)
-            .to_vec();
-        assert!(b.windows(2).all(|w| w[0] <= w[1]), "{b:?}");
-        assert_eq!(b[0], 0);
-        assert!(b[10] < BUCKETS);
-        assert_ne!(bucket(1 << 20), bucket((1 << 20) + (1 << 19)));
-    }
-
-    /// Random stores, look-ups and redundant entries against a plain list of what was
-    /// stored: exact open entries of colliding boards, without collections.
-    #[test]
-    fn open_entries_match_a_plain_model() {
-        let mut t = Table::new(1 << 12, false);
-        let mut model: std::collections::HashMap<(u64, u32), (u32, u32)> = Default::default();
-        let mut x = 0x1234_5678_9abc_def1u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for _ in 0..2500 {
-            // Few distinct homes, so that runs meet and interleave.
-            let key = ((next() % 40) << 7) | (next() % 3) << 1 | 1;
-            let h = hand([(next() % 4) as u8, 0, 0, 0, 0, 0, 0]);
-            let (pn, dn) = (1 + (next() % 50) as u32, 1 + (next() % 50) as u32);
-            t.store(key, h, pn, dn, 0, 1);
-            model.insert((key, h.bits()), (pn, dn));
-        }
-        assert_eq!(t.stats().collections, 0);
-        for (&(key, bits), &(pn, dn)) in &model {
-            let h = (0..4)
-                .map(|n| hand([n, 0, 0, 0, 0, 0, 0]))
-                .find(|h| h.bits() == bits)
-                .unwrap();
-            let p = t.probe(key, h, u16::MAX);
-            assert_eq!((p.pn, p.dn, p.hit), (pn, dn, Hit::Exact));
-        }
-        assert_eq!(t.used, model.len());
-    }
-}
+mod tests;

@@ -36,7 +36,8 @@ fn search<T: Send>(
 /// The attacker may have no king; the defender holds every piece on neither the board
 /// nor the attacker's hand. `nodes` bounds the search (default 100,000,000, as the command
 /// line; 0 for no limit; an int, or a count as text such as `"1e6"`); the depth limit is the command line's too (4,096 plies); `shortest=True` proves
-/// the shortest mate, as `--shortest` (its length in `shortest`); `futile=True` applies the
+/// the shortest mate, as `--shortest` (its length in `shortest`; `cut` is true when a limit
+/// ended a search, so that a mate's length is not proved); `futile=True` applies the
 /// convention on futile interpositions (無駄合, §11.5), as `--futile`; the table is
 /// shogi-mate's default, 32 MiB (`shogi-count mate --table-mb 32`).
 /// `ValueError` for an input that is no legal position. The GIL is released while
@@ -62,7 +63,7 @@ pub fn mate<'py>(
     let record = search(py, |control| {
         let mut solvers = MateSolvers::new(opts);
         solvers.set_control(Some(control));
-        solvers.solve(sfen)
+        solvers.solve(sfen).map_err(|e| e.to_string())
     })?;
     to_py(py, &record)
 }
@@ -107,7 +108,7 @@ pub fn pass_count<'py>(
     let record = search(py, |control| {
         let mut solvers = PassSolvers::new(opts);
         solvers.set_control(Some(control));
-        solvers.solve(sfen)
+        solvers.solve(sfen).map_err(|e| e.to_string())
     })?;
     to_py(py, &record)
 }

@@ -217,6 +217,41 @@ fn pass_count_json_has_the_contract_fields() {
     );
 }
 
+/// `pass-count --max-passes 0` is the mate search itself (docs/METHOD.md §13): the same
+/// verdicts and the same nodes as `mate`, and a proved count's move the line's first.
+#[test]
+fn a_pass_count_of_zero_searches_as_mate_does() {
+    let positions = [MATE3, MATE7, NO_ATTACKER_KING, THREAT, START];
+    let mut mate = vec!["mate", "--json", "--threads", "1"];
+    mate.extend(positions);
+    let mut pc = vec![
+        "pass-count",
+        "--json",
+        "--threads",
+        "1",
+        "--max-passes",
+        "0",
+    ];
+    pc.extend(positions);
+    let parse = |out: String| -> Vec<Value> {
+        out.lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect()
+    };
+    let (m, p) = (parse(run(&mate).1), parse(run(&pc).1));
+    assert_eq!(m.len(), positions.len());
+    for (m, p) in m.iter().zip(&p) {
+        let expected = match m["verdict"].as_str() {
+            Some("mate") => "proved",
+            Some("no-mate") => "pass-limit",
+            _ => "unknown",
+        };
+        assert_eq!(p["verdict"], expected, "{m} {p}");
+        assert_eq!(p["nodes"], m["nodes"], "{m} {p}");
+        assert_eq!(p["move"], m["moves"].get(0).cloned().unwrap_or(Value::Null));
+    }
+}
+
 /// Mates have pass count 0 under every defence set, and the counts grow with the set.
 #[test]
 fn defence_sets_are_monotone() {
@@ -382,4 +417,37 @@ fn counts_are_read_alike_and_a_node_limit_of_0_is_none() {
             "{args:?}: {err}"
         );
     }
+}
+
+/// `--shortest` under a node limit that ends a search for a shorter mate: the mate found is
+/// printed with `cut` set and no proved length; without the limit, the length is proved
+/// and `cut` is false.
+#[test]
+fn a_shortest_mate_cut_by_the_node_limit_says_so() {
+    const SFEN: &str =
+        "3k2pp1/Bpsgb1sl1/l1n1pP3/PPp2rl2/3p5/N1+s1+r1PSP/+n4G3/3GP4/3+lG1KN+p w 3P2p 1";
+    let json = |args: &[&str]| -> serde_json::Value {
+        let (ok, out, err) = run(args);
+        assert!(ok, "{err}");
+        serde_json::from_str(out.trim()).unwrap()
+    };
+    let v = json(&["mate", "--json", "--shortest", "--nodes", "3000", SFEN]);
+    assert_eq!(
+        (&v["verdict"], &v["cut"]),
+        (&"mate".into(), &true.into()),
+        "{v}"
+    );
+    assert!(v["shortest"].is_null(), "{v}");
+    let v = json(&["mate", "--json", "--shortest", SFEN]);
+    assert_eq!(
+        (&v["shortest"], &v["cut"]),
+        (&17.into(), &false.into()),
+        "{v}"
+    );
+    let v = json(&["mate", "--json", "--nodes", "10", SFEN]);
+    assert_eq!(
+        (&v["verdict"], &v["cut"]),
+        (&"unknown".into(), &true.into()),
+        "{v}"
+    );
 }

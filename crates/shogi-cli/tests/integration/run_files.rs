@@ -66,7 +66,7 @@ fn verify_run_recounts_exactly_and_names_a_planted_difference() {
 fn a_resume_with_other_counting_code_recounts_and_refuses_a_planted_difference() {
     let d = dir("resume");
     let f = d.join("run.json");
-    half_done(&f);
+    let first = half_done(&f);
     let fs = f.to_str().unwrap();
     // The last segment claims other counting code: the resume recounts it, then goes on.
     edit(&f, |c| {
@@ -74,7 +74,12 @@ fn a_resume_with_other_counting_code_recounts_and_refuses_a_planted_difference()
     });
     let (ok, _, err) = run(&["estimate", "--out", fs, "--resume", "--json"]);
     assert!(ok, "{err}");
-    assert!(err.contains("recounting a slice"), "{err}");
+    // About 10^5 samples, below the slice of 10^7: the whole segment.
+    let whole = format!(
+        "recounting that whole segment first ({} samples)",
+        first.next
+    );
+    assert!(err.contains(&whole), "{err}");
     assert!(err.contains("all equal: continuing"), "{err}");
     let done = RunState::load(&f).unwrap();
     assert!(done.complete);
@@ -139,8 +144,39 @@ fn files_of_format_2_are_converted_before_a_run_continues_in_them() {
     // The converted run continues (its segment has no fingerprint: recounted whole first).
     let (ok, _, err) = run(&["estimate", "--out", ns, "--resume"]);
     assert!(ok, "{err}");
-    assert!(err.contains("recounting a slice"), "{err}");
+    assert!(err.contains("recounting that whole segment first"), "{err}");
+    assert!(err.contains("no block digests"), "{err}");
     let done = RunState::load(&new).unwrap();
     assert!(done.complete);
     assert_eq!(done.segments.len(), 2);
+}
+
+#[test]
+fn merge_partial_reports_the_samples_an_unfinished_run_has_done() {
+    let d = dir("partial");
+    let f = d.join("run.json");
+    let state = half_done(&f);
+    let fs = f.to_str().unwrap();
+    // A plain merge wants every sample, and says how to get a report of the ones done.
+    let (ok, _, err) = run(&["merge", fs]);
+    assert!(
+        !ok && err.contains("incomplete") && err.contains("--partial"),
+        "{err}"
+    );
+    let (ok, out, err) = run(&["merge", "--partial", "--json", fs]);
+    assert!(ok, "{err}");
+    // The rest of the run's range is named as missing, not silently dropped.
+    let missing = format!("{}..200000", state.next);
+    assert!(
+        err.contains("partial merge") && err.contains(&missing),
+        "{err}"
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["samples"].as_u64(), Some(state.counters.samples));
+    assert_eq!(v["samples"].as_u64(), Some(state.next));
+    // A partial report is never a file that could pass for the run's result.
+    let o = d.join("merged.json");
+    let (ok, _, err) = run(&["merge", "--partial", fs, "--out", o.to_str().unwrap()]);
+    assert!(!ok && err.contains("partial"), "{err}");
+    assert!(!o.exists());
 }

@@ -333,3 +333,88 @@ fn an_over_long_line_is_refused_not_cut() {
     e.send(b"quit");
     assert!(crate::common::wait_or_fail(&mut e.child, "quit").success());
 }
+
+/// The nodes of the last `info` line before an answer.
+fn last_nodes(lines: &[String]) -> u64 {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info time"))
+        .unwrap_or_else(|| panic!("no info line: {lines:?}"));
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "nodes").unwrap();
+    words[at + 1].parse().unwrap()
+}
+
+/// One solver set-up and one defender-hand rule: a problem whose SFEN gives the defender
+/// the rest searches over USI (default `DefenderHand sfen`, `USI_Hash 64`) with the nodes
+/// of `mate` (default `--defender-hand rest`, `--table-mb 64`), and `USI_Hash 100` is a
+/// table `--table-mb 100` searches the same with.
+#[test]
+fn a_problem_searches_the_same_over_usi_and_from_the_command_line() {
+    let sfens: Vec<String> = problems("shogi_mates.tsv", 64)
+        .into_iter()
+        .map(|s| {
+            let p = Position::<Shogi>::from_sfen_with(&s, Relax::ATTACKER_WITHOUT_KING).unwrap();
+            shogi_mate::with_defender_hand(&p, shogi_mate::DefenderHand::Rest).to_sfen()
+        })
+        .collect();
+    let mut e = Engine::start();
+    e.send(b"usi");
+    e.until("usiok");
+    for (mb, usi_hash) in [("64", None), ("100", Some("100"))] {
+        if let Some(v) = usi_hash {
+            e.send(format!("setoption name USI_Hash value {v}").as_bytes());
+        }
+        e.send(b"isready");
+        e.until("readyok");
+        let mut checked = 0;
+        for sfen in &sfens {
+            let (answer, lines) = e.solve(sfen, "go mate infinite");
+            let (ok, out, err) = crate::common::run(&["mate", "--json", "--table-mb", mb, sfen]);
+            assert!(ok, "{err}");
+            let cli: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            assert_eq!(cli["nodes"].as_u64(), Some(last_nodes(&lines)), "{sfen}");
+            assert_eq!(
+                cli["moves"].as_array().unwrap().len(),
+                answer.split(' ').count()
+            );
+            checked += 1;
+        }
+        assert!(checked >= 8, "{checked} problems");
+    }
+    e.send(b"quit");
+    assert!(crate::common::wait_or_fail(&mut e.child, "quit").success());
+}
+
+/// A mate whose shortest the search could not prove before a limit ended it is answered
+/// with its line, after an `info string` that says the line is not proved the shortest;
+/// without the limit, no such line.
+#[test]
+fn a_shortest_mate_cut_by_a_limit_says_so() {
+    // A mate in 17 whose first proof takes fewer than 3,000 nodes, and one of the searches
+    // for a shorter mate more.
+    const SFEN: &str =
+        "3k2pp1/Bpsgb1sl1/l1n1pP3/PPp2rl2/3p5/N1+s1+r1PSP/+n4G3/3GP4/3+lG1KN+p w 3P2p 1";
+    let cut = |lines: &[String]| {
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("not proved the shortest"))
+    };
+    let mut e = Engine::start();
+    e.send(b"usi");
+    e.until("usiok");
+    e.send(b"setoption name ShortestMate value true");
+    e.send(b"setoption name NodesLimit value 3000");
+    e.send(b"isready");
+    e.until("readyok");
+    let (answer, lines) = e.solve(SFEN, "go mate infinite");
+    assert!(answer != "timeout" && answer != "nomate", "{lines:?}");
+    assert!(cut(&lines), "{lines:?}");
+    e.send(b"setoption name NodesLimit value 0");
+    let (answer, lines) = e.solve(SFEN, "go mate infinite");
+    assert_eq!(answer.split(' ').count(), 17, "{lines:?}");
+    assert!(!cut(&lines), "{lines:?}");
+    e.send(b"quit");
+    assert!(crate::common::wait_or_fail(&mut e.child, "quit").success());
+}

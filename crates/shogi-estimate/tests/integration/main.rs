@@ -11,3 +11,4 @@ mod four_digits;
 mod runs;
 mod segments;
 mod stats_reference;
+mod systematic_table;

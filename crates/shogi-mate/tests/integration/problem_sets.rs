@@ -116,6 +116,47 @@ fn quiet_threats_have_a_pass_count_of_one() {
     );
 }
 
+/// "pc ≤ 0" is the mate search itself (docs/METHOD.md §13): on every 8th mate and no-mate
+/// of the sets, `pass-count --max-passes 0` answers as `mate` does with the same nodes, and
+/// a proved count's first move is the mating line's.
+#[test]
+fn a_pass_count_of_zero_costs_what_the_mate_costs() {
+    let mut rows = data("shogi_mates.tsv");
+    rows.extend(data("shogi_nomates.tsv"));
+    let opts = PassOptions {
+        max_passes: 0,
+        max_nodes: 300_000,
+        table_entries: 1 << 18,
+        ..PassOptions::default()
+    };
+    let mut mate = Solver::<Shogi>::new(opts.mate_options());
+    let mut pc = PassSolver::<Shogi>::new(opts);
+    let (mut decided, mut nodes) = (0, 0);
+    for row in rows.iter().step_by(8) {
+        let pos = problem::<Shogi>(&row[0]);
+        let m = mate.solve(&pos);
+        let p = pc.solve(&pos);
+        let expected = match m.verdict {
+            Verdict::Mate => PassVerdict::Proved,
+            Verdict::NoMate => PassVerdict::PassLimit,
+            Verdict::Unknown => PassVerdict::Unknown,
+        };
+        assert_eq!(
+            (p.verdict, p.nodes),
+            (expected, m.stats.nodes),
+            "{}",
+            row[0]
+        );
+        assert_eq!(p.first_move, m.moves.first().copied(), "{}", row[0]);
+        decided += usize::from(m.verdict != Verdict::Unknown);
+        nodes += m.stats.nodes;
+    }
+    assert!(
+        decided >= 100 && nodes > 100_000,
+        "{decided} decided, {nodes} nodes"
+    );
+}
+
 /// A solver of shortest mates with the shortest set's hands (as in the SFEN) and
 /// `entries` table entries.
 fn shortest_solver(entries: usize) -> Solver<Shogi> {
@@ -158,10 +199,10 @@ fn the_long_shortest_mates_are_proved_at_their_known_length() {
 /// of the line needs are collected away: the line is then walked with a search for each
 /// move, and still has exactly the proved length (a line planned over what is left can be
 /// shorter than the shortest mate, its defence not the longest). In these two mates of the
-/// shortest set, with 2^15 entries, the plan falls short and the walk is needed.
+/// shortest set, with 2^14 entries, the plan falls short and the walk is needed.
 #[test]
 fn a_shortest_mate_keeps_its_length_when_the_table_is_too_small_for_the_plan() {
-    let mut solver = shortest_solver(1 << 15);
+    let mut solver = shortest_solver(1 << 14);
     for (sfen, want) in [
         (
             "1n1+N3ng/+N2s1G2l/3pkgppb/p2Sr2Pp/L1pKb1P2/1P1Pp2r1/8P/1S1+p5/L4GS1L w 5p 1",
@@ -185,4 +226,37 @@ fn a_shortest_mate_keeps_its_length_when_the_table_is_too_small_for_the_plan() {
         assert_eq!(r.moves.len(), want as usize, "{sfen}: the line");
         verify_line(&pos, &r.moves).unwrap_or_else(|e| panic!("{sfen}: {e}"));
     }
+}
+
+/// The defender's hand is handled one way: a SFEN whose defender holds the rest (as every
+/// position of a game does) searches under `DefenderHand::Sfen` exactly as under `Rest`,
+/// node for node, so that the USI engine (whose default is the SFEN's hands) and the
+/// command line (the rest) search a position the same. Every 16th mate and no-mate.
+#[test]
+fn a_defender_holding_the_rest_searches_the_same_under_both_conventions() {
+    let mut rows = data("shogi_mates.tsv");
+    rows.extend(data("shogi_nomates.tsv"));
+    let opts = MateOptions {
+        max_nodes: 200_000,
+        table_entries: 1 << 18,
+        ..MateOptions::default()
+    };
+    let mut rest = Solver::<Shogi>::new(opts);
+    let mut sfen = Solver::<Shogi>::new(MateOptions {
+        defender_hand: DefenderHand::Sfen,
+        ..opts
+    });
+    let mut nodes = 0;
+    for row in rows.iter().step_by(16) {
+        let pos = with_defender_hand(&problem::<Shogi>(&row[0]), DefenderHand::Rest);
+        let (r, s) = (rest.solve(&pos), sfen.solve(&pos));
+        assert_eq!(
+            (s.verdict, s.stats.nodes, &s.moves),
+            (r.verdict, r.stats.nodes, &r.moves),
+            "{}",
+            row[0]
+        );
+        nodes += r.stats.nodes;
+    }
+    assert!(nodes > 100_000, "{nodes} nodes");
 }
