@@ -129,13 +129,13 @@ pub const CHECKS: &[Check] = &[
         scope: Scope::Phase1,
         game: GameKind::Shogi,
         estimator: Estimator::Conditional,
-        // Samples 0 to 1.8e8 of a sweep of 3e8, in parts of `--first F --samples N` that
-        // together are exactly that range (RESULTS).
-        checked: 180_000_000,
+        // Samples 0 to 3e8, in five parts of `--first F --samples N` that together are
+        // exactly that range (RESULTS).
+        checked: 300_000_000,
         searched: 0,
         searched_disagreements: 0,
         disagreements: 0,
-        command: "cargo xtask verdict-sweep --estimator conditional --game shogi --first 0 --samples 1e8 --seed 1, then --first 100000000 --samples 50000000 and --first 150000000 --samples 30000000",
+        command: "cargo xtask verdict-sweep --estimator conditional --game shogi --first 0 --samples 1e8 --seed 1, then --first 100000000 --samples 50000000, --first 150000000 --samples 30000000, --first 180000000 --samples 20000000 and --first 200000000 --samples 1e8",
         commit: "e6ed4f4",
     },
     Check {
