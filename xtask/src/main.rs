@@ -15,6 +15,7 @@ mod perft;
 mod reach_exhaustive;
 mod reproduce;
 mod unreachable_audit;
+mod unreachable_draw;
 mod usi_bench;
 mod validate;
 mod verdict_sweep;
@@ -98,6 +99,11 @@ enum Command {
     /// complete, and each proved unreachable by the independent oracle's enumeration of its
     /// whole backward closure (docs/METHOD.md §10.7). Prints the closure sizes.
     UnreachableAudit(unreachable_audit::UnreachableAuditArgs),
+    /// The oracle of `unreachable-audit` on many more unreachable verdicts than a run has:
+    /// random walks from a run's unreachable samples (`unreachable-audit --list`) through
+    /// positions the search calls unreachable, each distinct one proved by the oracle's
+    /// closure and each reachable verdict met on the way replayed (docs/METHOD.md §10.7).
+    UnreachableDraw(unreachable_draw::UnreachableDrawArgs),
     /// Estimate methods side by side by the cost of precision (core-seconds × relative 3σ
     /// half-width²), in alternating rounds with shared seeds: the figure of
     /// docs/BENCHMARKS.md, "The cost of precision".
@@ -133,6 +139,7 @@ fn main() -> ExitCode {
         Command::VerdictSweep(args) => verdict_sweep::run(args),
         Command::CostOfPrecision(args) => cost::run_cost(args),
         Command::UnreachableAudit(args) => unreachable_audit::run(args),
+        Command::UnreachableDraw(args) => unreachable_draw::run(args),
         Command::PawnDropSensitivity(args) => pawn_drop::run(args),
         Command::UsiStopLatency(args) => usi_bench::stop_latency(args),
         Command::MateControlCost(args) => usi_bench::control_cost(args),

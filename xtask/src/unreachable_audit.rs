@@ -84,16 +84,25 @@ impl Tally {
 const CHUNK: u64 = 1 << 20;
 
 pub fn run(args: UnreachableAuditArgs) -> Result<(), String> {
-    let state = RunState::load(&args.file).map_err(|e| e.to_string())?;
-    let threads = shogi_estimate::thread_count(args.threads)?;
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build_global()
-        .map_err(|e| e.to_string())?;
+    let (state, threads) = open_run(&args.file, args.threads)?;
     match state.config.game {
         GameKind::Shogi => audit::<Shogi>(&args, &state, threads),
         GameKind::Mini => audit::<MiniShogi>(&args, &state, threads),
     }
+}
+
+/// A run's state file and the worker threads, with rayon's pool set up for them.
+pub(crate) fn open_run(
+    file: &std::path::Path,
+    threads: Option<usize>,
+) -> Result<(RunState, usize), String> {
+    let state = RunState::load(file).map_err(|e| e.to_string())?;
+    let threads = shogi_estimate::thread_count(threads)?;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+        .map_err(|e| e.to_string())?;
+    Ok((state, threads))
 }
 
 fn audit<G: Game>(
