@@ -417,16 +417,13 @@ impl<G: Game> Position<G> {
             checkers = self.step_attackers_to(k, them) | sliding;
             pinned = blockers & ours;
             // The king must not stay on a line it is checked along: look through it. The
-            // slides onto the king's few target squares are computed once, from the
-            // sliders' side; then each square needs only the step-attacker lookups.
+            // attacks on the king's few target squares are found from the attackers' side:
+            // the sliders that can reach them, and the step movers near the king.
             if sink.wants_king_moves(k) {
                 let area = t.pseudo(us, PieceKind::King, k) & !not_targets;
-                let mut to = Bitboard::EMPTY;
-                for s in area & !self.slider_attacks_on(area, them, occ.without(k)) {
-                    if self.step_attackers_to(s, them).is_empty() {
-                        to |= Bitboard::from_square(s);
-                    }
-                }
+                let to = area
+                    & !self.slider_attacks_on(area, them, occ.without(k))
+                    & !self.step_attacks_on(k, area, them);
                 if to.is_nonempty() && sink.piece(k, PieceKind::King, to, &ex) {
                     return true;
                 }
@@ -461,12 +458,7 @@ impl<G: Game> Position<G> {
         gen_kind!(self.pieces(us, PieceKind::Lance), PieceKind::Lance);
         gen_kind!(self.pieces(us, PieceKind::Knight), PieceKind::Knight);
         gen_kind!(self.pieces(us, PieceKind::Silver), PieceKind::Silver);
-        let golds = self.by_kind(PieceKind::Gold)
-            | self.by_kind(PieceKind::ProPawn)
-            | self.by_kind(PieceKind::ProLance)
-            | self.by_kind(PieceKind::ProKnight)
-            | self.by_kind(PieceKind::ProSilver);
-        gen_kind!(golds & ours, PieceKind::Gold);
+        gen_kind!(self.gold_movers() & ours, PieceKind::Gold);
         gen_kind!(self.pieces(us, PieceKind::Bishop), PieceKind::Bishop);
         gen_kind!(self.pieces(us, PieceKind::Rook), PieceKind::Rook);
         gen_kind!(self.pieces(us, PieceKind::Horse), PieceKind::Horse);
@@ -535,6 +527,14 @@ impl<G: Game> Position<G> {
         let us = self.side_to_move();
         let them = !us;
         let occ = self.occupied().with(s);
+        // King escapes, the pawn's own square included, found from the attackers' side as
+        // for the king's moves (the pawn itself, not yet on the board, attacks only `ek`).
+        let area = t.pseudo(them, PieceKind::King, ek) & !self.by_color(them);
+        let attacked =
+            self.slider_attacks_on(area, us, occ.without(ek)) | self.step_attacks_on(ek, area, us);
+        if (area & !attacked).is_nonempty() {
+            return false;
+        }
         // Captures of the pawn by pieces other than the king, which must not expose it.
         let capturers = self.attackers_to(s, them, occ) & !self.pieces(them, PieceKind::King);
         for c in capturers {
@@ -544,13 +544,6 @@ impl<G: Game> Position<G> {
                 || t.zone[them.index()].has(s)
                 || t.zone[them.index()].has(c);
             if can_land && self.attackers_to(ek, us, occ.without(c)).is_empty() {
-                return false;
-            }
-        }
-        // King escapes, the pawn's own square included.
-        let occ_without_king = occ.without(ek);
-        for to in t.pseudo(them, PieceKind::King, ek) & !self.by_color(them) {
-            if self.attackers_to(to, us, occ_without_king).is_empty() {
                 return false;
             }
         }

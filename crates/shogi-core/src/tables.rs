@@ -51,6 +51,9 @@ pub struct Tables {
     pub zobrist_hand: [[u64; PieceKind::HAND_COUNT]; 2],
     /// Zobrist key of White to move.
     pub zobrist_side: u64,
+    /// `near[sq]`: the squares at most 2 files and 3 ranks away from `sq`, where every
+    /// piece stands that attacks a square next to `sq` with a step (a knight's included).
+    pub(crate) near: [Bitboard; MAX_SQUARES],
     /// The magic entries of the bishop's slides, square by square.
     pub(crate) bishop_magic: [Magic; MAX_SQUARES],
     /// The table they index (see [`Tables::with_slides`]).
@@ -151,6 +154,7 @@ impl Tables {
             zobrist_board: [[0; MAX_SQUARES]; 2 * PieceKind::COUNT],
             zobrist_hand: [[0; PieceKind::HAND_COUNT]; 2],
             zobrist_side: 0,
+            near: [Bitboard(0); MAX_SQUARES],
             bishop_magic: magic::magics(wu, hu, magic::BISHOP).0,
             bishop_slides: &[],
             rank_magic: magic::magics(wu, hu, magic::RANK).0,
@@ -279,6 +283,14 @@ impl Tables {
                 t.dead[1][PieceKind::Knight as usize].0 |= bit(s);
             }
             t.files[x as usize].0 |= bit(s);
+            let mut q = 0;
+            while q < n {
+                let (qx, qy) = (q as i32 / h, q as i32 % h);
+                if (qx - x).abs() <= 2 && (qy - y).abs() <= 3 {
+                    t.near[s].0 |= bit(q);
+                }
+                q += 1;
+            }
             s += 1;
         }
         // Zobrist keys from a fixed SplitMix64 stream (the same for both games' layouts).
