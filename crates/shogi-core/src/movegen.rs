@@ -6,7 +6,7 @@
 //! set into moves, including both the promotion and the (optional) non-promotion.
 
 use crate::attacks::attacks;
-use crate::{Bitboard, Game, Move, PieceKind, Position, Square};
+use crate::{Bitboard, Color, Game, Move, PieceKind, Position, Square};
 use arrayvec::ArrayVec;
 
 /// The capacity of a [`MoveList`]: at least as many moves as any [`Position`] of either game
@@ -122,6 +122,16 @@ pub(crate) trait MoveSink {
     fn wants_king_moves(&self, _king: Square) -> bool {
         true
     }
+    /// Whether the sink takes the moves of all pawns that are not pinned as one set
+    /// ([`MoveSink::pawn_pushes`]) instead of pawn by pawn: for a sink that never asks
+    /// which pawn moves (a count), which saves a lookup and a count per pawn.
+    const PAWNS_AT_ONCE: bool = false;
+    /// Pawns can move to every square of `to`, each from the square behind it. Called
+    /// only when [`MoveSink::PAWNS_AT_ONCE`] is set.
+    #[inline(always)]
+    fn pawn_pushes(&mut self, _to: Bitboard, _ex: &Expand) -> bool {
+        unreachable!("pawn_pushes is called only for a sink with PAWNS_AT_ONCE")
+    }
 }
 
 /// The hand kinds with no dead square (a square where the piece could never move), in
@@ -157,6 +167,14 @@ impl Expand {
             to & self.zone
         };
         (to & !self.dead[kind.index()], promo)
+    }
+
+    /// [`Expand::split`] for pieces of a `kind` that may promote, each moving straight
+    /// forward from wherever it stands: a move from the zone stays in it, so the
+    /// promotions are the targets in the zone whatever the origins.
+    #[inline(always)]
+    pub(crate) fn split_forward(&self, kind: PieceKind, to: Bitboard) -> (Bitboard, Bitboard) {
+        (to & !self.dead[kind.index()], to & self.zone)
     }
 }
 
@@ -297,6 +315,16 @@ impl MoveSink for CountSink {
     #[inline(always)]
     fn drops_alike(&mut self, kinds: &[PieceKind], to: Bitboard) -> bool {
         self.0 += u64::from(to.count()) * kinds.len() as u64;
+        false
+    }
+    const PAWNS_AT_ONCE: bool = true;
+    #[inline(always)]
+    fn pawn_pushes(&mut self, to: Bitboard, ex: &Expand) -> bool {
+        let (plain, promo) = ex.split_forward(PieceKind::Pawn, to);
+        self.0 += plain.count() as u64;
+        if promo.is_nonempty() {
+            self.0 += promo.count() as u64;
+        }
         false
     }
 }
@@ -454,7 +482,23 @@ impl<G: Game> Position<G> {
                 }
             };
         }
-        gen_kind!(self.pieces(us, PieceKind::Pawn), PieceKind::Pawn);
+        let pawns = self.pieces(us, PieceKind::Pawn);
+        if S::PAWNS_AT_ONCE && pawns.is_nonempty() {
+            // A pawn moves one square forward, one index down for Black and up for White:
+            // the pawns' set shifted by one. A pawn on its last rank (a relaxed position)
+            // has no move, and shifting it would wrap into the next file: it is left out.
+            let free = pawns & !pinned & !t.dead[us.index()][PieceKind::Pawn.index()];
+            let pushed = Bitboard(match us {
+                Color::Black => free.0 >> 1,
+                Color::White => free.0 << 1,
+            }) & targets;
+            if pushed.is_nonempty() && sink.pawn_pushes(pushed, &ex) {
+                return true;
+            }
+            gen_kind!(pawns & pinned, PieceKind::Pawn);
+        } else {
+            gen_kind!(pawns, PieceKind::Pawn);
+        }
         gen_kind!(self.pieces(us, PieceKind::Lance), PieceKind::Lance);
         gen_kind!(self.pieces(us, PieceKind::Knight), PieceKind::Knight);
         gen_kind!(self.pieces(us, PieceKind::Silver), PieceKind::Silver);
