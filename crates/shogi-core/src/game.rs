@@ -1,7 +1,8 @@
 //! The variant trait: everything that differs between Shogi and Mini Shogi.
 
+use crate::magic;
 use crate::tables::Tables;
-use crate::{Color, PieceKind};
+use crate::{Bitboard, Color, PieceKind};
 use core::fmt::Debug;
 use core::hash::Hash;
 
@@ -144,8 +145,19 @@ pub struct Shogi;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MiniShogi;
 
-static SHOGI_TABLES: Tables = Tables::new(9, 9, 3);
-static MINI_TABLES: Tables = Tables::new(5, 5, 1);
+static SHOGI_TABLES: Tables =
+    Tables::new(9, 9, 3).with_slides(&SHOGI_BISHOP, &SHOGI_RANK, &SHOGI_FILE);
+static MINI_TABLES: Tables = Tables::new(5, 5, 1).with_slides(&MINI_BISHOP, &MINI_RANK, &MINI_FILE);
+
+// The slide tables the magic entries of each game's `Tables` index.
+static SHOGI_BISHOP: [Bitboard; magic::magics(9, 9, magic::BISHOP).1] =
+    magic::table(9, 9, magic::BISHOP);
+static SHOGI_RANK: [Bitboard; magic::magics(9, 9, magic::RANK).1] = magic::table(9, 9, magic::RANK);
+static MINI_BISHOP: [Bitboard; magic::magics(5, 5, magic::BISHOP).1] =
+    magic::table(5, 5, magic::BISHOP);
+static MINI_RANK: [Bitboard; magic::magics(5, 5, magic::RANK).1] = magic::table(5, 5, magic::RANK);
+static SHOGI_FILE: [Bitboard; magic::magics(9, 9, magic::FILE).1] = magic::table(9, 9, magic::FILE);
+static MINI_FILE: [Bitboard; magic::magics(5, 5, magic::FILE).1] = magic::table(5, 5, magic::FILE);
 
 impl Game for Shogi {
     const NAME: &'static str = "shogi";

@@ -12,6 +12,7 @@ mod choice;
 mod color;
 mod game;
 mod hand;
+mod magic;
 mod movegen;
 mod moveset;
 mod mv;

@@ -6,7 +6,7 @@
 //! set into moves, including both the promotion and the (optional) non-promotion.
 
 use crate::attacks::attacks;
-use crate::{Bitboard, Game, Move, PieceKind, Position, Square};
+use crate::{Bitboard, Color, Game, Move, PieceKind, Position, Square};
 use arrayvec::ArrayVec;
 
 /// The capacity of a [`MoveList`]: at least as many moves as any [`Position`] of either game
@@ -122,6 +122,16 @@ pub(crate) trait MoveSink {
     fn wants_king_moves(&self, _king: Square) -> bool {
         true
     }
+    /// Whether the sink takes the moves of all pawns that are not pinned as one set
+    /// ([`MoveSink::pawn_pushes`]) instead of pawn by pawn: for a sink that never asks
+    /// which pawn moves (a count), which saves a lookup and a count per pawn.
+    const PAWNS_AT_ONCE: bool = false;
+    /// Pawns can move to every square of `to`, each from the square behind it. Called
+    /// only when [`MoveSink::PAWNS_AT_ONCE`] is set.
+    #[inline(always)]
+    fn pawn_pushes(&mut self, _to: Bitboard, _ex: &Expand) -> bool {
+        unreachable!("pawn_pushes is called only for a sink with PAWNS_AT_ONCE")
+    }
 }
 
 /// The hand kinds with no dead square (a square where the piece could never move), in
@@ -157,6 +167,14 @@ impl Expand {
             to & self.zone
         };
         (to & !self.dead[kind.index()], promo)
+    }
+
+    /// [`Expand::split`] for pieces of a `kind` that may promote, each moving straight
+    /// forward from wherever it stands: a move from the zone stays in it, so the
+    /// promotions are the targets in the zone whatever the origins.
+    #[inline(always)]
+    pub(crate) fn split_forward(&self, kind: PieceKind, to: Bitboard) -> (Bitboard, Bitboard) {
+        (to & !self.dead[kind.index()], to & self.zone)
     }
 }
 
@@ -299,6 +317,16 @@ impl MoveSink for CountSink {
         self.0 += u64::from(to.count()) * kinds.len() as u64;
         false
     }
+    const PAWNS_AT_ONCE: bool = true;
+    #[inline(always)]
+    fn pawn_pushes(&mut self, to: Bitboard, ex: &Expand) -> bool {
+        let (plain, promo) = ex.split_forward(PieceKind::Pawn, to);
+        self.0 += plain.count() as u64;
+        if promo.is_nonempty() {
+            self.0 += promo.count() as u64;
+        }
+        false
+    }
 }
 
 struct AnySink;
@@ -417,16 +445,13 @@ impl<G: Game> Position<G> {
             checkers = self.step_attackers_to(k, them) | sliding;
             pinned = blockers & ours;
             // The king must not stay on a line it is checked along: look through it. The
-            // slides onto the king's few target squares are computed once, from the
-            // sliders' side; then each square needs only the step-attacker lookups.
+            // attacks on the king's few target squares are found from the attackers' side:
+            // the sliders that can reach them, and the step movers near the king.
             if sink.wants_king_moves(k) {
                 let area = t.pseudo(us, PieceKind::King, k) & !not_targets;
-                let mut to = Bitboard::EMPTY;
-                for s in area & !self.slider_attacks_on(area, them, occ.without(k)) {
-                    if self.step_attackers_to(s, them).is_empty() {
-                        to |= Bitboard::from_square(s);
-                    }
-                }
+                let to = area
+                    & !self.slider_attacks_on(area, them, occ.without(k))
+                    & !self.step_attacks_on(k, area, them);
                 if to.is_nonempty() && sink.piece(k, PieceKind::King, to, &ex) {
                     return true;
                 }
@@ -457,16 +482,27 @@ impl<G: Game> Position<G> {
                 }
             };
         }
-        gen_kind!(self.pieces(us, PieceKind::Pawn), PieceKind::Pawn);
+        let pawns = self.pieces(us, PieceKind::Pawn);
+        if S::PAWNS_AT_ONCE && pawns.is_nonempty() {
+            // A pawn moves one square forward, one index down for Black and up for White:
+            // the pawns' set shifted by one. A pawn on its last rank (a relaxed position)
+            // has no move, and shifting it would wrap into the next file: it is left out.
+            let free = pawns & !pinned & !t.dead[us.index()][PieceKind::Pawn.index()];
+            let pushed = Bitboard(match us {
+                Color::Black => free.0 >> 1,
+                Color::White => free.0 << 1,
+            }) & targets;
+            if pushed.is_nonempty() && sink.pawn_pushes(pushed, &ex) {
+                return true;
+            }
+            gen_kind!(pawns & pinned, PieceKind::Pawn);
+        } else {
+            gen_kind!(pawns, PieceKind::Pawn);
+        }
         gen_kind!(self.pieces(us, PieceKind::Lance), PieceKind::Lance);
         gen_kind!(self.pieces(us, PieceKind::Knight), PieceKind::Knight);
         gen_kind!(self.pieces(us, PieceKind::Silver), PieceKind::Silver);
-        let golds = self.by_kind(PieceKind::Gold)
-            | self.by_kind(PieceKind::ProPawn)
-            | self.by_kind(PieceKind::ProLance)
-            | self.by_kind(PieceKind::ProKnight)
-            | self.by_kind(PieceKind::ProSilver);
-        gen_kind!(golds & ours, PieceKind::Gold);
+        gen_kind!(self.gold_movers() & ours, PieceKind::Gold);
         gen_kind!(self.pieces(us, PieceKind::Bishop), PieceKind::Bishop);
         gen_kind!(self.pieces(us, PieceKind::Rook), PieceKind::Rook);
         gen_kind!(self.pieces(us, PieceKind::Horse), PieceKind::Horse);
@@ -535,6 +571,14 @@ impl<G: Game> Position<G> {
         let us = self.side_to_move();
         let them = !us;
         let occ = self.occupied().with(s);
+        // King escapes, the pawn's own square included, found from the attackers' side as
+        // for the king's moves (the pawn itself, not yet on the board, attacks only `ek`).
+        let area = t.pseudo(them, PieceKind::King, ek) & !self.by_color(them);
+        let attacked =
+            self.slider_attacks_on(area, us, occ.without(ek)) | self.step_attacks_on(ek, area, us);
+        if (area & !attacked).is_nonempty() {
+            return false;
+        }
         // Captures of the pawn by pieces other than the king, which must not expose it.
         let capturers = self.attackers_to(s, them, occ) & !self.pieces(them, PieceKind::King);
         for c in capturers {
@@ -544,13 +588,6 @@ impl<G: Game> Position<G> {
                 || t.zone[them.index()].has(s)
                 || t.zone[them.index()].has(c);
             if can_land && self.attackers_to(ek, us, occ.without(c)).is_empty() {
-                return false;
-            }
-        }
-        // King escapes, the pawn's own square included.
-        let occ_without_king = occ.without(ek);
-        for to in t.pseudo(them, PieceKind::King, ek) & !self.by_color(them) {
-            if self.attackers_to(to, us, occ_without_king).is_empty() {
                 return false;
             }
         }

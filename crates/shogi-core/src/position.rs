@@ -384,17 +384,24 @@ impl<G: Game> Position<G> {
         self.step_attackers_to(sq, by) | (sliders & self.colors[by.index()])
     }
 
+    /// The golds and the promoted pieces that move as golds, of both colours.
+    #[inline(always)]
+    pub(crate) fn gold_movers(&self) -> Bitboard {
+        let k = |kind: PieceKind| self.kinds[kind.index()];
+        k(PieceKind::Gold)
+            | k(PieceKind::ProPawn)
+            | k(PieceKind::ProLance)
+            | k(PieceKind::ProKnight)
+            | k(PieceKind::ProSilver)
+    }
+
     /// The pieces of `by` attacking `sq` with a step: every attacker except along the
     /// slides of lances, bishops, rooks, horses and dragons (their one-square steps count).
     #[inline(always)]
     pub(crate) fn step_attackers_to(&self, sq: Square, by: Color) -> Bitboard {
         let them = !by;
         let k = |kind: PieceKind| self.kinds[kind.index()];
-        let golds = k(PieceKind::Gold)
-            | k(PieceKind::ProPawn)
-            | k(PieceKind::ProLance)
-            | k(PieceKind::ProKnight)
-            | k(PieceKind::ProSilver);
+        let golds = self.gold_movers();
         // A piece of `by` attacks `sq` exactly when a piece of the other colour standing on
         // `sq` would attack it with the same movement (the tables are mirror images).
         let steps = (step_attacks::<G>(them, PieceKind::Pawn, sq) & k(PieceKind::Pawn))
@@ -404,6 +411,31 @@ impl<G: Game> Position<G> {
             | (step_attacks::<G>(them, PieceKind::King, sq)
                 & (k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon)));
         steps & self.colors[by.index()]
+    }
+
+    /// The squares of `area`, squares next to `center`, attacked with a step by a piece of
+    /// `by`: the same squares as those of `area` with [`Position::step_attackers_to`], found
+    /// from the few pieces near `center` instead of square by square.
+    #[inline(always)]
+    pub(crate) fn step_attacks_on(&self, center: Square, area: Bitboard, by: Color) -> Bitboard {
+        let t = G::tables();
+        let near = t.near[center.index()] & self.colors[by.index()];
+        let k = |kind: PieceKind| self.kinds[kind.index()];
+        let golds = self.gold_movers();
+        let kings = k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon);
+        let mut att = Bitboard::EMPTY;
+        for (pieces, kind) in [
+            (k(PieceKind::Pawn), PieceKind::Pawn),
+            (k(PieceKind::Knight), PieceKind::Knight),
+            (k(PieceKind::Silver), PieceKind::Silver),
+            (golds, PieceKind::Gold),
+            (kings, PieceKind::King),
+        ] {
+            for s in pieces & near {
+                att |= step_attacks::<G>(by, kind, s);
+            }
+        }
+        att & area
     }
 
     /// The squares of `area` attacked along a slide by a lance, bishop, rook, horse or
@@ -822,6 +854,47 @@ mod tests {
             assert_eq!(built.move_number(), by_put.move_number());
             assert_eq!(built.to_sfen(), by_put.to_sfen());
         }
+    }
+
+    /// The step attacks on the squares next to a square, found from the pieces near it,
+    /// equal the step attackers looked up square by square: random boards (any piece on
+    /// any square, about half of them occupied), every square as the centre, both colours.
+    fn step_attacks_on_equals_step_attackers_to<G: Game>() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut next = move || rng.next_u64();
+        for _ in 0..500 {
+            let mut pos = Position::<G>::empty();
+            for i in 0..G::SQUARES {
+                let r = next();
+                if r % 2 == 0 {
+                    let color = Color::ALL[(r >> 8) as usize % 2];
+                    let kind = PieceKind::ALL[(r >> 16) as usize % PieceKind::COUNT];
+                    pos.put(
+                        Square::from_index(i as u8).expect("i < SQUARES"),
+                        Piece::new(color, kind),
+                    );
+                }
+            }
+            for center in (0..G::SQUARES as u8).filter_map(Square::from_index) {
+                let area = G::tables().pseudo(Color::Black, PieceKind::King, center);
+                for by in Color::ALL {
+                    let by_square = area
+                        .filter(|&s| pos.step_attackers_to(s, by).is_nonempty())
+                        .fold(Bitboard::EMPTY, |b, s| b.with(s));
+                    assert_eq!(
+                        pos.step_attacks_on(center, area, by),
+                        by_square,
+                        "{pos:?} {center:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn step_attacks_on_equals_step_attackers_to_both_games() {
+        step_attacks_on_equals_step_attackers_to::<Shogi>();
+        step_attacks_on_equals_step_attackers_to::<MiniShogi>();
     }
 
     /// The start position read without the SFEN parser (which `no_std` builds lack)

@@ -5,6 +5,7 @@
 //! 5x5 and 9x9 games index their own tables with no runtime branch on the board size.
 //! Arrays are sized for the largest board (81 squares); Mini Shogi uses the first 25 entries.
 
+use crate::magic::{self, Magic};
 use crate::{Bitboard, Color, PieceKind};
 
 /// Largest board handled (9x9).
@@ -23,13 +24,7 @@ pub(crate) const DIRS: [(i8, i8); 8] = [
     (-1, 1),  // 6: down-left
     (1, 1),   // 7: down-right
 ];
-/// Ray directions whose square index grows along the ray (`dx * H + dy > 0`).
-pub(crate) const fn dir_is_positive(d: usize) -> bool {
-    let (dx, dy) = DIRS[d];
-    dx > 0 || (dx == 0 && dy > 0)
-}
 pub(crate) const UP: usize = 0;
-pub(crate) const DOWN: usize = 1;
 
 /// Everything move generation and hashing look up, for one board size.
 pub struct Tables {
@@ -56,6 +51,21 @@ pub struct Tables {
     pub zobrist_hand: [[u64; PieceKind::HAND_COUNT]; 2],
     /// Zobrist key of White to move.
     pub zobrist_side: u64,
+    /// `near[sq]`: the squares at most 2 files and 3 ranks away from `sq`, where every
+    /// piece stands that attacks a square next to `sq` with a step (a knight's included).
+    pub(crate) near: [Bitboard; MAX_SQUARES],
+    /// The magic entries of the bishop's slides, square by square.
+    pub(crate) bishop_magic: [Magic; MAX_SQUARES],
+    /// The table they index (see [`Tables::with_slides`]).
+    pub(crate) bishop_slides: &'static [Bitboard],
+    /// The magic entries of the rook's slides along its rank.
+    pub(crate) rank_magic: [Magic; MAX_SQUARES],
+    /// The table they index.
+    pub(crate) rank_slides: &'static [Bitboard],
+    /// The magic entries of the rook's slides along its file.
+    pub(crate) file_magic: [Magic; MAX_SQUARES],
+    /// The table they index.
+    pub(crate) file_slides: &'static [Bitboard],
 }
 
 const fn sq_of(w: i32, h: i32, x: i32, y: i32) -> Option<usize> {
@@ -120,7 +130,12 @@ const fn splitmix(state: u64) -> (u64, u64) {
 
 impl Tables {
     /// Builds the tables of a `w` x `h` board whose promotion zone is `zone_depth` ranks deep.
+    ///
+    /// # Panics
+    /// For a board other than 9x9 and 5x5: the slides are looked up with magic numbers
+    /// found for those two.
     pub const fn new(w: u8, h: u8, zone_depth: u8) -> Tables {
+        let (wu, hu) = (w, h);
         let (w, h) = (w as i32, h as i32);
         let n = (w * h) as usize;
         let mut t = Tables {
@@ -139,6 +154,13 @@ impl Tables {
             zobrist_board: [[0; MAX_SQUARES]; 2 * PieceKind::COUNT],
             zobrist_hand: [[0; PieceKind::HAND_COUNT]; 2],
             zobrist_side: 0,
+            near: [Bitboard(0); MAX_SQUARES],
+            bishop_magic: magic::magics(wu, hu, magic::BISHOP).0,
+            bishop_slides: &[],
+            rank_magic: magic::magics(wu, hu, magic::RANK).0,
+            rank_slides: &[],
+            file_magic: magic::magics(wu, hu, magic::FILE).0,
+            file_slides: &[],
         };
         // Rays, between and line.
         let mut s = 0;
@@ -261,6 +283,14 @@ impl Tables {
                 t.dead[1][PieceKind::Knight as usize].0 |= bit(s);
             }
             t.files[x as usize].0 |= bit(s);
+            let mut q = 0;
+            while q < n {
+                let (qx, qy) = (q as i32 / h, q as i32 % h);
+                if (qx - x).abs() <= 2 && (qy - y).abs() <= 3 {
+                    t.near[s].0 |= bit(q);
+                }
+                q += 1;
+            }
             s += 1;
         }
         // Zobrist keys from a fixed SplitMix64 stream (the same for both games' layouts).
@@ -290,6 +320,20 @@ impl Tables {
         let (_, z) = splitmix(state);
         t.zobrist_side = z;
         t
+    }
+
+    /// These tables with the slide tables their magic entries index, built by
+    /// [`magic::table`] for the same board.
+    pub(crate) const fn with_slides(
+        mut self,
+        bishop: &'static [Bitboard],
+        rank: &'static [Bitboard],
+        file: &'static [Bitboard],
+    ) -> Tables {
+        self.bishop_slides = bishop;
+        self.rank_slides = rank;
+        self.file_slides = file;
+        self
     }
 
     /// The pseudo attacks of a piece on an empty board.
