@@ -4,11 +4,15 @@ use crate::output::note;
 use std::io::{BufRead, IsTerminal};
 
 /// One input SFEN and where it came from, for error messages.
+#[derive(Clone)]
 pub struct Input {
     /// Where it came from: `argument 2`, `line 7`, `file p.kif`, `file p.sfen line 3`.
     pub place: String,
     /// The text, trimmed; for a KIF or CSA problem, the SFEN of its position.
     pub sfen: String,
+    /// For a KIF or CSA problem, the moves the file records after the position (its
+    /// solution), in USI; empty otherwise.
+    pub moves: Vec<String>,
 }
 
 /// The formats of problem files.
@@ -78,6 +82,7 @@ pub fn from_files(paths: &[std::path::PathBuf], format: Format) -> Result<Vec<In
                         all.push(Input {
                             place: format!("{place} line {}", i + 1),
                             sfen: line.trim().to_string(),
+                            moves: Vec::new(),
                         });
                     }
                 }
@@ -87,6 +92,11 @@ pub fn from_files(paths: &[std::path::PathBuf], format: Format) -> Result<Vec<In
                 all.push(Input {
                     place,
                     sfen: problem.position.to_sfen(),
+                    moves: problem
+                        .moves
+                        .iter()
+                        .map(|m| m.to_usi::<shogi_core::Shogi>())
+                        .collect(),
                 });
             }
         }
@@ -148,6 +158,7 @@ pub fn collect(sfens: &[String]) -> Result<Vec<Input>, String> {
         all.push(Input {
             place: format!("{what} {n}"),
             sfen: sfen.to_string(),
+            moves: Vec::new(),
         });
         Ok(())
     })?;

@@ -28,9 +28,8 @@ pub struct Problem {
     /// The position of the diagram (or of the handicap), hands as the file gives them.
     pub position: Position<Shogi>,
     /// The moves of the main line, checked legal one after the other: a file with an
-    /// illegal solution is refused. Only the tests look at them (a written game must read
-    /// back to its line); the search starts from the position.
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// illegal solution is refused. `check-tsume` reads them as the recorded solution (its
+    /// length is the declared one); the searches start from the position.
     pub moves: Vec<Move>,
 }
 
@@ -506,6 +505,16 @@ fn parse_move(
 /// The KIF text of `problem` with `line` (a mating line from it): the diagram, the moves,
 /// and `詰み`.
 pub fn write(problem: &Position<Shogi>, line: &[Move]) -> String {
+    write_with_variations(problem, line, &[])
+}
+
+/// [`write()`], with `variations` as KIF's 変化 after the main line: each a ply of `line`
+/// (from 1) and the moves played instead from the position before it, in the order given.
+pub fn write_with_variations(
+    problem: &Position<Shogi>,
+    line: &[Move],
+    variations: &[(usize, Vec<Move>)],
+) -> String {
     let mut out = String::new();
     out.push_str(&format!(
         "# KIF written by shogi-count {}: a mate problem and its solution\n",
@@ -540,16 +549,48 @@ pub fn write(problem: &Position<Shogi>, line: &[Move]) -> String {
         out.push_str("後手番\n");
     }
     out.push_str("手数----指手---------消費時間--\n");
-    let mut pos = problem.clone();
-    let mut last_to = None;
-    for (i, &mv) in line.iter().enumerate() {
-        out.push_str(&format!("{:>4} {}\n", i + 1, move_text(&pos, mv, last_to)));
+    let branches: Vec<usize> = variations.iter().map(|v| v.0).collect();
+    moves_text(&mut out, problem, None, 1, line, &branches);
+    out.push_str(&format!("まで{}手で詰み\n", line.len()));
+    // Each variation after the main line, as KIF's 変化 sections: numbered from its ply,
+    // played from the main line's position before that ply.
+    for (k, (ply, moves)) in variations.iter().enumerate() {
+        let mut pos = problem.clone();
+        for &mv in &line[..ply - 1] {
+            pos.play_unchecked(mv);
+        }
+        let last_to = ply.checked_sub(2).map(|i| line[i].to());
+        out.push_str(&format!("\n変化：{ply}手\n"));
+        // A later variation from the same ply branches from this one: KIF marks it.
+        let more = variations[k + 1..].iter().any(|v| v.0 == *ply);
+        let marks = if more { vec![*ply] } else { Vec::new() };
+        moves_text(&mut out, &pos, last_to, *ply, moves, &marks);
+    }
+    out
+}
+
+/// The KIF lines of `moves` from `pos`, numbered from `first`, with KIF's `+` on the plies
+/// in `branches` (a 変化 follows from there), and `詰み` after them.
+fn moves_text(
+    out: &mut String,
+    pos: &Position<Shogi>,
+    mut last_to: Option<Square>,
+    first: usize,
+    moves: &[Move],
+    branches: &[usize],
+) {
+    let mut pos = pos.clone();
+    for (i, &mv) in moves.iter().enumerate() {
+        let ply = first + i;
+        let mark = if branches.contains(&ply) { "+" } else { "" };
+        out.push_str(&format!(
+            "{ply:>4} {}{mark}\n",
+            move_text(&pos, mv, last_to)
+        ));
         last_to = Some(mv.to());
         pos.play_unchecked(mv);
     }
-    out.push_str(&format!("{:>4} 詰み\n", line.len() + 1));
-    out.push_str(&format!("まで{}手で詰み\n", line.len()));
-    out
+    out.push_str(&format!("{:>4} 詰み\n", first + moves.len()));
 }
 
 /// One move in KIF: destination (or `同　`), piece, `成`/`不成`/`打`, origin.

@@ -19,7 +19,7 @@ mod mate_records;
 mod reach_records;
 mod solvers;
 
-pub use mate_records::{MateRecord, PassRecord};
+pub use mate_records::{FlawRecord, MateRecord, PassRecord, TsumeRecord};
 pub use reach_records::{reach, Classifier, ClassifyRecord, ReachError, Reached};
 pub use solvers::{
     table_entries, Allocation, Mate, MateSolvers, PassCount, PassSolvers, Search, SolveError,

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod check_cmd;
 mod csa_file;
 mod estimate_cmds;
 mod files;

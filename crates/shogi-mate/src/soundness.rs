@@ -228,11 +228,6 @@ pub fn check_with<G: Game>(
     problem: &Problem<G>,
     opts: &CheckOptions,
 ) -> Result<Report, CheckError> {
-    if let Some(d) = problem.declared {
-        if d.is_multiple_of(2) {
-            return Err(CheckError::DeclaredLength { declared: d });
-        }
-    }
     let root = with_defender_hand(&problem.position, opts.mate.defender_hand);
     if let Some(solution) = &problem.solution {
         let mut pos = root.clone();
@@ -244,6 +239,11 @@ pub fn check_with<G: Game>(
                 });
             }
             pos.play_unchecked(mv);
+        }
+    }
+    if let Some(d) = problem.declared {
+        if d.is_multiple_of(2) {
+            return Err(CheckError::DeclaredLength { declared: d });
         }
     }
     let mate = MateOptions {
@@ -461,6 +461,11 @@ impl<'a, G: Game> Checker<'a, G> {
             };
             match mates {
                 Some(true) => {
+                    let moves = if left == 1 {
+                        vec![mv]
+                    } else {
+                        self.alternative_line(mv, &next, left - 1)
+                    };
                     let kind = if left == 1 {
                         FlawKind::LastMoveAlternative
                     } else if promotion_choice(main, mv) {
@@ -471,7 +476,7 @@ impl<'a, G: Game> Checker<'a, G> {
                     self.flaws.push(Flaw {
                         kind,
                         ply,
-                        moves: vec![mv],
+                        moves,
                         pieces: None,
                     });
                 }
@@ -479,6 +484,26 @@ impl<'a, G: Game> Checker<'a, G> {
                 None => self.undecided += 1,
             }
         }
+    }
+
+    /// The alternative check `mv` and, after it, a shortest mate of the position `next` it
+    /// leads to, which is mated within `most` plies: the shortest length found by searches
+    /// within 0, 2, … plies, then its walk. Only `mv` when a limit stops that.
+    fn alternative_line(&mut self, mv: Move, next: &Position<G>, most: u32) -> Vec<Move> {
+        let mut line = vec![mv];
+        for m in (0..=most).step_by(2) {
+            match self.within(next, m) {
+                Some(true) => {
+                    if m > 0 {
+                        line.extend(self.walk(next, m).unwrap_or_default());
+                    }
+                    break;
+                }
+                Some(false) => {}
+                None => break,
+            }
+        }
+        line
     }
 
     /// The defender node `pos` of the main line, `left` plies from the end, where the
@@ -734,7 +759,7 @@ mod tests {
         assert_eq!(r.verdict, Soundness::Flawed);
         assert_eq!(usi(&r.main_line), ["N*8d", "9c8d", "7b8b"]);
         assert_eq!(kinds(&r), [(FlawKind::AlternativeMate, 1)]);
-        assert_eq!(usi(&r.flaws[0].moves), ["8a9a"]);
+        assert_eq!(usi(&r.flaws[0].moves), ["8a9a", "9b9a", "7b8a"]);
     }
 
     /// 駒余り: a pawn added to the attacker's hand is left over.
@@ -893,7 +918,8 @@ mod tests {
             .iter()
             .find(|f| f.kind == FlawKind::Unlimited)
             .expect("非限定");
-        assert_eq!((f.ply, usi(&f.moves)), (3, vec!["6d6a".to_string()]));
+        assert_eq!((f.ply, usi(&f.moves[..1])), (3, vec!["6d6a".to_string()]));
+        assert_eq!(f.moves.len(), 5, "the move and the mate after it");
         assert!(!FlawKind::Unlimited.is_flaw());
     }
 
