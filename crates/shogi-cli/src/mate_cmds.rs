@@ -26,12 +26,16 @@ pub enum MateCommand {
     /// <moves...>`, separated by single spaces: the verdict `mate`, `no-mate`, `unknown`
     /// (a limit stopped the search) or `invalid` (no legal position), the length of the
     /// mating line in plies (`-` unless mate), the nodes searched, the input SFEN as
-    /// given, and for a mate the line as USI moves: the attacker's checks and the
-    /// defender's longest resistance found in the proof. Every line printed has been
-    /// replayed: each attacker move checks and the last position is checkmate. With
+    /// given, and for a mate the line as USI moves: by default the proved shortest mate under
+    /// the composers' conventions (the attacker shortest, the defender longest, futile
+    /// interpositions not counted), with --first the attacker's checks and the defender's
+    /// longest resistance found in the first proof. Every line printed has been replayed:
+    /// each attacker move checks and the last position is checkmate (or, futile
+    /// interpositions not counted, mated by that convention). With
     /// --json, one JSON object per line: sfen, verdict, plies (null unless mate), moves
     /// (USI list, empty unless mate), line_minimax (whether the line is planned by minimax
     /// over the proofs, so its length is at least the shortest mate's; null unless mate),
+    /// shortest (the proved length; null with --first or when a limit cut the proof), cut,
     /// nodes, and game, pieces (the proof pieces of a
     /// mate, the disproof pieces of a no-mate), exact_hits, superior_hits, table_fill,
     /// replaced (entries the table's collections removed) and collections.
@@ -69,19 +73,30 @@ pub enum MateCommand {
         /// number of checks: the ablation of docs/BENCHMARKS.md.
         #[arg(long)]
         no_dn_lookahead: bool,
-        /// Prove the shortest mate (the attacker shortest, the defender longest over every
-        /// reply): searches within decreasing depth limits until one finds none
-        /// (docs/METHOD.md §11.4), on one table. The JSON's `shortest` is then the proved
-        /// length, and the line has that length (unless a tiny table and node limit stop the
-        /// walk that builds it: then it is longer); `null` when a search ran out of nodes (the
-        /// line is then the shortest found). 寿 proves 611 and 煙詰 117 with the defaults.
-        #[arg(long)]
+        /// Answer the first mate the search proves, without proving the shortest: the fast
+        /// search, for batch work. Its line is the defender's longest resistance found in
+        /// the proof, at least as long as the shortest mate; `shortest` is then `null`. By
+        /// default the shortest mate is proved (the attacker shortest, the defender longest
+        /// over every reply, futile interpositions not counted: docs/METHOD.md §11.4–§11.5,
+        /// as KomoringHeights' MinLength proves it), by searches within decreasing depth
+        /// limits on one table; the JSON's `shortest` is the proved length and the line has
+        /// it (unless a tiny table and node limit stop the walk that builds it: then it is
+        /// longer), `null` when a search ran out of nodes (the line is then the shortest
+        /// found). 寿 proves 611 and 煙詰 117 with the defaults.
+        #[arg(long, conflicts_with = "shortest")]
+        first: bool,
+        /// Count every legal reply, futile interpositions (無駄合, docs/METHOD.md §11.5)
+        /// included, as KomoringHeights' MinLength does: lengths can be longer. By default a
+        /// defender whose every reply is a drop the checker takes into mate is mated.
+        /// Verdicts are the same either way.
+        #[arg(long, conflicts_with = "futile")]
+        all_interpositions: bool,
+        /// The default since `--first` exists: kept so that scripts that ask for it work.
+        #[arg(long, hide = true)]
         shortest: bool,
-        /// Apply the tsume convention on futile interpositions (無駄合, docs/METHOD.md
-        /// §11.5): a defender whose every reply is a drop the checker takes into mate is
-        /// mated, so the line ends there and the length (with --shortest, the proved
-        /// length) does not count such drops. Verdicts are the same with and without.
-        #[arg(long)]
+        /// The default since `--all-interpositions` exists: kept so that scripts that ask for
+        /// it work.
+        #[arg(long, hide = true)]
         futile: bool,
         /// Write the solution as a KIF game from the problem to this file (Shift_JIS for
         /// a .kif name, UTF-8 otherwise, as KIF's convention has it): one Shogi problem
@@ -411,8 +426,10 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
             no_tca,
             no_delay,
             no_dn_lookahead,
-            shortest,
-            futile,
+            first,
+            all_interpositions,
+            shortest: _,
+            futile: _,
             kif,
             force,
             files,
@@ -429,11 +446,11 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
                 max_depth: common.max_depth,
                 defender_hand,
                 superiority: !no_superiority,
-                shortest,
+                shortest: !first,
                 tca: !no_tca,
                 delay: !no_delay,
                 dn_lookahead: !no_dn_lookahead,
-                futile_interpositions: futile,
+                futile_interpositions: !all_interpositions,
             };
             let plan = plan(&inputs, common)?;
             match kif {

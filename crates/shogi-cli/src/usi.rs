@@ -55,8 +55,11 @@ impl Default for Settings {
             depth: shogi_mate::DEFAULT_MAX_DEPTH,
             // A GUI sends the position it shows, hands written out: keep them.
             defender_hand: DefenderHand::Sfen,
-            shortest: false,
-            futile: false,
+            // A tsume user expects the proved shortest mate under the composers'
+            // conventions, as KomoringHeights answers by default (docs/METHOD.md §11.7);
+            // the fast first proof is `ShortestMate false`.
+            shortest: true,
+            futile: true,
         }
     }
 }
@@ -310,8 +313,15 @@ impl Engine {
             Settings::default().depth
         ));
         send("option name DefenderHand type combo default sfen var sfen var rest");
-        send("option name ShortestMate type check default false");
-        send("option name FutileInterpositions type check default false");
+        let defaults = Settings::default();
+        send(&format!(
+            "option name ShortestMate type check default {}",
+            defaults.shortest
+        ));
+        send(&format!(
+            "option name FutileInterpositions type check default {}",
+            defaults.futile
+        ));
         send("usiok");
     }
 
