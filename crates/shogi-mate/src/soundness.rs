@@ -419,7 +419,8 @@ impl<'a, G: Game> Checker<'a, G> {
                     let rest = if left == 1 {
                         crate::verify::mated(&next, true).then(Vec::new)
                     } else if self.within(&next, left - 1) == Some(true) {
-                        self.walk(&next, left - 1)
+                        self.recorded_rest(ply + 1, &next, left - 1)
+                            .or_else(|| self.walk(&next, left - 1))
                     } else {
                         None
                     };
@@ -545,7 +546,7 @@ impl<'a, G: Game> Checker<'a, G> {
                 longest.push(mv);
             }
         }
-        if longest.len() < 2 {
+        if longest.is_empty() || longest == [main] {
             return None;
         }
         // Each longest defence's line to the end, and the attacker's hand there.
@@ -553,7 +554,12 @@ impl<'a, G: Game> Checker<'a, G> {
         for &mv in longest.iter().take(MOST_DEFENCES_WALKED) {
             let mut next = pos.clone();
             next.play_unchecked(mv);
-            match self.walk(&next, left - 1) {
+            // The recorded continuation, where this is the recorded defence, is the line
+            // the composer meant; else the walk's.
+            let recorded = (Some(mv) == record)
+                .then(|| self.recorded_rest(ply as usize, &next, left - 1))
+                .flatten();
+            match recorded.or_else(|| self.walk(&next, left - 1)) {
                 Some(rest) => {
                     let empty = self.ends_empty(&next, &rest);
                     lines.push((mv, rest, empty));
@@ -565,7 +571,10 @@ impl<'a, G: Game> Checker<'a, G> {
             .iter()
             .position(|l| l.2)
             .or_else(|| lines.iter().position(|l| Some(l.0) == record))
-            .or_else(|| lines.iter().position(|l| l.0 == main))?;
+            .or_else(|| lines.iter().position(|l| l.0 == main))
+            // The line's own defence is not a longest one (a recorded line followed so far
+            // whose defender errs here): the first longest.
+            .or_else(|| (!lines.is_empty()).then_some(0))?;
         let (mv, rest, empty) = lines[chosen].clone();
         // 変同: another defence as long that leaves no pieces either (or, where every
         // longest line leaves some, any other); composers do not call the last two plies
@@ -589,6 +598,29 @@ impl<'a, G: Game> Checker<'a, G> {
             line.extend(rest);
             line
         })
+    }
+
+    /// The recorded solution from index `from` on, when it is a mating line of exactly
+    /// `len` plies from `pos` (every move legal, every attacker move a check, the end mated
+    /// under the conventions).
+    fn recorded_rest(&self, from: usize, pos: &Position<G>, len: u32) -> Option<Vec<Move>> {
+        let rest = self.problem.solution.as_ref()?.get(from..)?;
+        if rest.len() != len as usize {
+            return None;
+        }
+        let attacker = self.root.side_to_move();
+        let mut end = pos.clone();
+        for &mv in rest {
+            if !end.is_legal(mv) {
+                return None;
+            }
+            let mover = end.side_to_move();
+            end.play_unchecked(mv);
+            if mover == attacker && !end.in_check(!attacker) {
+                return None;
+            }
+        }
+        crate::verify::mated(&end, true).then(|| rest.to_vec())
     }
 
     /// Whether the attacker's hand is empty after `line` from `pos`.
@@ -826,6 +858,8 @@ mod tests {
         assert_eq!((f.kind, f.ply), (FlawKind::LongerVariation, 2));
         assert_eq!(usi(&f.moves[..1]), ["2a1b"]);
         assert_eq!(f.moves.len(), 4, "the defence and the mate after it");
+        // The main line follows the recorded check, then leaves its defence for the longest.
+        assert_eq!(usi(&r.main_line[..2]), ["4b3a+", "2a1b"]);
     }
 
     /// 変同: after P*1c both 1b2b and 1b1a hold out to the fifth ply and end with no
