@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod classics;
 mod cost;
 mod docs_check;
 mod fuzz;
@@ -72,6 +73,11 @@ enum Command {
     /// pieces and superiority, and the pass-count cost of each defence set. Prints the
     /// Markdown tables of docs/BENCHMARKS.md.
     MateBench(mate_bench::MateBenchArgs),
+    /// The composer's check (`check-tsume`, docs/METHOD.md §11.7) on the 200 problems of
+    /// 将棋図巧 and 将棋無双 in testdata/mate/classics, one thread, a time limit a problem:
+    /// the Markdown table of docs/BENCHMARKS.md (problem, declared, proved, verdict, flaws,
+    /// time), written there with --write. Fetches nothing.
+    Classics(classics::ClassicsArgs),
     /// The estimator against exact answers (docs/METHOD.md §10.4): on reduced materials
     /// small enough to enumerate, both methods over many seeds; the 3σ intervals must
     /// contain the exact count at the nominal rate (binomial test) and the mean error must
@@ -128,6 +134,7 @@ fn main() -> ExitCode {
         Command::ReachExhaustive(args) => reach_exhaustive::run(args),
         Command::Fuzz(args) => fuzz::run(args),
         Command::MateBench(args) => mate_bench::run(args),
+        Command::Classics(args) => classics::run(args),
         Command::ValidateEstimator(args) => validate::run_validate(args),
         Command::VerifyKk(args) => verify_kk::run(args),
         Command::VerdictSweep(args) => verdict_sweep::run(args),
