@@ -127,7 +127,8 @@ pub enum MateCommand {
     ///
     /// The declared length is --declared N, else the length of the solution a KIF or CSA
     /// file records, else none. A SFEN input may be followed by ` moves <usi...>`, its
-    /// recorded solution.
+    /// recorded solution; the main line follows a recorded solution wherever it keeps to
+    /// the proved length.
     ///
     /// Output, one line per problem in input order: `<verdict> <length> <declared> <nodes>
     /// <sfen>`, the verdict `sound`, `flawed`, `no-mate`, `unknown` or `invalid`, `-` for a
