@@ -90,9 +90,10 @@ pub const CHECKS: &[Check] = &[
         scope: Scope::Unreachable,
         game: GameKind::Shogi,
         estimator: Estimator::Conditional,
-        // Every unreachable verdict of results/shogi-5digits.json's first six segments
-        // (11,530,972,928 samples); the audit grows with the run.
-        checked: 65,
+        // Every unreachable verdict of results/shogi-5digits.json's first seven segments
+        // (11,925,901,312 samples: segments 0 to 5, then 6 with `--segment 6`); the audit
+        // grows with the run.
+        checked: 66,
         disagreements: 0,
         searched: 0,
         searched_disagreements: 0,
@@ -122,6 +123,19 @@ pub const CHECKS: &[Check] = &[
         searched_disagreements: 0,
         command:
             "cargo xtask pawn-drop-sensitivity --game shogi --samples 1e8 --phase2-rate 0.15 --seed 1",
+        commit: "e6ed4f4",
+    },
+    Check {
+        scope: Scope::Phase1,
+        game: GameKind::Shogi,
+        estimator: Estimator::Conditional,
+        // The first part of a sweep of 3e8 in parts of `--first F --samples N` (RESULTS).
+        checked: 100_000_000,
+        searched: 0,
+        searched_disagreements: 0,
+        disagreements: 0,
+        command:
+            "cargo xtask verdict-sweep --estimator conditional --game shogi --first 0 --samples 1e8 --seed 1",
         commit: "e6ed4f4",
     },
     Check {

@@ -66,7 +66,11 @@ fn a_closed_standard_error_does_not_end_a_run() {
     let d = dir("stderr");
     let f = d.join("run.json");
     unfinished(&f);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shogi-count"))
+    // The reader is gone before the child starts: closing it after the spawn would race
+    // with the child's first note, which a pipe's buffer takes while a reader remains.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-count"))
         .args([
             "estimate",
             "--out",
@@ -75,11 +79,9 @@ fn a_closed_standard_error_does_not_end_a_run() {
             "--json",
         ])
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .stderr(writer)
+        .output()
         .unwrap();
-    drop(child.stderr.take());
-    let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(141));
     let saved = RunState::load(&f).unwrap();
     assert!(

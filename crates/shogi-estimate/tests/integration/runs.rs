@@ -139,10 +139,25 @@ fn merged_shards_equal_the_single_run() {
     assert!(err.contains("seed"), "{err}");
     let mut partial = files[1].clone();
     partial.1 = RunState::new(partial.1.config.clone());
-    let err = merge(&[files[0].clone(), partial], true)
+    let err = merge(&[files[0].clone(), partial.clone()], false)
         .unwrap_err()
         .to_string();
-    assert!(err.contains("incomplete"), "{err}");
+    assert!(
+        err.contains("incomplete") && err.contains("--partial"),
+        "{err}"
+    );
+    // With `partial`, an unfinished shard counts what it has done (here nothing) and the
+    // rest of its range is missing, as is every shard not given.
+    let m = merge(&[files[0].clone(), partial.clone()], true).unwrap();
+    assert_eq!(m.counters, files[0].1.counters);
+    let (r0, r1) = (files[0].1.config.range(), partial.1.config.range());
+    assert!(m.missing.contains(&r1), "{:?}", m.missing);
+    assert!(m
+        .missing
+        .iter()
+        .all(|g| g.end <= r0.start || g.start >= r0.end));
+    let missing: u64 = m.missing.iter().map(|g| g.end - g.start).sum();
+    assert_eq!(missing, 50_000 - (r0.end - r0.start));
     // Shards of another split that share samples with these overlap.
     let shard = |k: u64| {
         files
