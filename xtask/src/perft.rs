@@ -35,7 +35,7 @@ pub fn run(suites_only: bool) -> Result<(), String> {
             547_581_517,
         )?;
     }
-    for name in ["shogi.perft", "mini.perft"] {
+    for name in ["shogi.perft", "mini.perft", "bench.perft"] {
         let cases = read_suite(name)?;
         let (mut nodes, mut secs) = (0u64, 0f64);
         for case in &cases {

@@ -35,7 +35,7 @@ impl Bitboard {
     /// Number of squares in the set.
     #[inline(always)]
     pub const fn count(self) -> u32 {
-        self.0.count_ones()
+        popcount(self.0)
     }
 
     /// Whether the set has two or more squares.
@@ -118,6 +118,53 @@ impl Iterator for Bitboard {
 }
 
 impl ExactSizeIterator for Bitboard {}
+
+#[cfg(test)]
+mod tests {
+    use super::popcount;
+
+    /// The portable count equals the library's on every single bit, both halves full and
+    /// pseudo-random words (the sum of both halves is the case that could overflow).
+    #[test]
+    fn popcount_equals_count_ones() {
+        let mut words = vec![0u128, u128::MAX, u128::MAX >> 1, 1 << 127];
+        words.extend((0..128).map(|i| 1u128 << i));
+        let mut state = 0x0123_4567_89AB_CDEFu128;
+        for _ in 0..10_000 {
+            state = state
+                .wrapping_mul(0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645)
+                .wrapping_add(0x5851_F42D_4C95_7F2D_1405_7B7E_F767_814F);
+            words.push(state);
+            words.push(state & (state >> 3));
+        }
+        for w in words {
+            assert_eq!(popcount(w), w.count_ones(), "{w:#x}");
+        }
+    }
+}
+
+/// The number of set bits of `x`. With a hardware popcount (an opt-in target feature) that
+/// instruction; without one (the portable x86-64 baseline) a bit-parallel count that adds
+/// the two halves once their 4-bit partial counts fit (at most 4 + 4 per nibble) and so
+/// needs one final multiply instead of two: perft counts its last ply with one count per
+/// piece and per kind in hand, a quarter of its time in the portable build.
+#[inline(always)]
+const fn popcount(x: u128) -> u32 {
+    if cfg!(target_feature = "popcnt") {
+        return x.count_ones();
+    }
+    const M1: u64 = 0x5555_5555_5555_5555;
+    const M2: u64 = 0x3333_3333_3333_3333;
+    const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    const H01: u64 = 0x0101_0101_0101_0101;
+    let (lo, hi) = (x as u64, (x >> 64) as u64);
+    let lo = lo - ((lo >> 1) & M1);
+    let hi = hi - ((hi >> 1) & M1);
+    let sum = (lo & M2) + ((lo >> 2) & M2) + (hi & M2) + ((hi >> 2) & M2);
+    // Each byte now holds at most 16: the sum of all bytes, in the top byte, cannot carry.
+    let bytes = (sum & M4) + ((sum >> 4) & M4);
+    (bytes.wrapping_mul(H01) >> 56) as u32
+}
 
 /// The bits that are squares of the largest board.
 const ON_BOARD: u128 = (1u128 << MAX_SQUARES) - 1;

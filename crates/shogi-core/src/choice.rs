@@ -12,6 +12,7 @@ macro_rules! choice {
             }
         }
 
+        #[cfg(feature = "std")]
         impl core::str::FromStr for $t {
             type Err = String;
 

@@ -12,6 +12,16 @@ pub enum Color {
 }
 
 impl Color {
+    /// The colour a SFEN piece letter stands for: upper case Black, lower case White.
+    #[inline]
+    pub(crate) fn of_letter(ch: char) -> Color {
+        if ch.is_ascii_uppercase() {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
     /// Both colours, Black first.
     pub const ALL: [Color; 2] = [Color::Black, Color::White];
 

@@ -108,6 +108,13 @@ pub(crate) trait MoveSink {
     fn piece(&mut self, from: Square, kind: PieceKind, to: Bitboard, ex: &Expand) -> bool;
     /// A piece of `kind` can be dropped on every square of `to`.
     fn drops(&mut self, kind: PieceKind, to: Bitboard) -> bool;
+    /// A piece of each of `kinds` (in [`PieceKind::HAND`] order) can be dropped on every
+    /// square of `to`: the kinds of [`ALIKE_DROPS`] share their targets, so that a
+    /// counting sink counts them once.
+    #[inline(always)]
+    fn drops_alike(&mut self, kinds: &[PieceKind], to: Bitboard) -> bool {
+        kinds.iter().any(|&kind| self.drops(kind, to))
+    }
     /// Whether the sink has any use for the moves of the king on `king`: finding its safe
     /// squares is the dearest part of the generation, and a check generator needs them
     /// only when the king's leaving uncovers a check.
@@ -116,6 +123,15 @@ pub(crate) trait MoveSink {
         true
     }
 }
+
+/// The hand kinds with no dead square (a square where the piece could never move), in
+/// [`PieceKind::HAND`] order: wherever one may be dropped, so may the others.
+const ALIKE_DROPS: [PieceKind; 4] = [
+    PieceKind::Silver,
+    PieceKind::Gold,
+    PieceKind::Bishop,
+    PieceKind::Rook,
+];
 
 /// What a sink needs to split destinations into promotions and non-promotions.
 pub(crate) struct Expand {
@@ -142,6 +158,34 @@ impl Expand {
         };
         (to & !self.dead[kind.index()], promo)
     }
+}
+
+/// Every square of the files holding a pawn of `pawns`: where no further pawn may be
+/// dropped. A file is a run of `H` bits (squares are `x * H + y`), so this takes a few word
+/// operations where a loop over the pawns took one file lookup each (and a division to
+/// find the file). No per-file sum carries into the next file: the low `H - 1` bits of a
+/// file plus the same bits all set stay below `2^H`.
+#[inline(always)]
+pub(crate) fn pawn_files<G: Game>(pawns: Bitboard) -> Bitboard {
+    let ends = const { file_ends(G::WIDTH, G::HEIGHT) };
+    let rest = G::tables().board.0 & !ends;
+    // The end bit of each file with a pawn.
+    let hit = (pawns.0 | ((pawns.0 & rest) + rest)) & ends;
+    // From each such end bit down to its file's first bit, `H - 1` below: the subtraction
+    // borrows only inside each file.
+    Bitboard(hit | (hit - (hit >> (G::HEIGHT - 1))))
+}
+
+/// The last square of every file (rank `i` in Shogi, `e` in Mini Shogi): the top bit of
+/// each file's run of `h` bits.
+const fn file_ends(w: u8, h: u8) -> u128 {
+    let mut ends = 0;
+    let mut x = 0;
+    while x < w as u32 {
+        ends |= 1 << (x * h as u32 + h as u32 - 1);
+        x += 1;
+    }
+    ends
 }
 
 /// Lists the promotions to `promo` and the plain moves to `plain` of the piece on `from`.
@@ -237,12 +281,22 @@ impl MoveSink for CountSink {
     #[inline(always)]
     fn piece(&mut self, from: Square, kind: PieceKind, to: Bitboard, ex: &Expand) -> bool {
         let (plain, promo) = ex.split(from, kind, to);
-        self.0 += (plain.count() + promo.count()) as u64;
+        self.0 += plain.count() as u64;
+        // Most pieces stand and move outside the zone: without a hardware popcount (the
+        // portable build) a test is much cheaper than counting an empty set.
+        if promo.is_nonempty() {
+            self.0 += promo.count() as u64;
+        }
         false
     }
     #[inline(always)]
     fn drops(&mut self, _kind: PieceKind, to: Bitboard) -> bool {
         self.0 += to.count() as u64;
+        false
+    }
+    #[inline(always)]
+    fn drops_alike(&mut self, kinds: &[PieceKind], to: Bitboard) -> bool {
+        self.0 += u64::from(to.count()) * kinds.len() as u64;
         false
     }
 }
@@ -342,7 +396,7 @@ impl<G: Game> Position<G> {
     /// The core generator: feeds every legal move set to `sink`. Returns `true` when the
     /// sink stopped it.
     #[inline(always)]
-    fn generate<S: MoveSink>(&self, rules: Rules, sink: &mut S) -> bool {
+    pub(crate) fn generate<S: MoveSink>(&self, rules: Rules, sink: &mut S) -> bool {
         let t = G::tables();
         let us = self.side_to_move();
         let them = !us;
@@ -359,8 +413,9 @@ impl<G: Game> Position<G> {
         let mut checkers = Bitboard::EMPTY;
         let mut pinned = Bitboard::EMPTY;
         if let Some(k) = king {
-            checkers = self.attackers_to(k, them, occ);
-            pinned = self.blockers_to(k, us) & ours;
+            let (sliding, blockers) = self.slider_lines(k, us);
+            checkers = self.step_attackers_to(k, them) | sliding;
+            pinned = blockers & ours;
             // The king must not stay on a line it is checked along: look through it. The
             // slides onto the king's few target squares are computed once, from the
             // sliders' side; then each square needs only the step-attacker lookups.
@@ -421,22 +476,27 @@ impl<G: Game> Position<G> {
         if drop_targets.is_empty() || hand.is_empty() {
             return false;
         }
-        for kind in PieceKind::HAND {
+        for kind in [PieceKind::Pawn, PieceKind::Lance, PieceKind::Knight] {
             if hand.count(kind) == 0 {
                 continue;
             }
             let mut to = drop_targets & !t.dead[us.index()][kind.index()];
             if kind == PieceKind::Pawn {
-                for p in self.pieces(us, PieceKind::Pawn) {
-                    to &= !t.files[p.x::<G>() as usize];
-                }
+                to &= !pawn_files::<G>(self.pieces(us, PieceKind::Pawn));
                 to = self.without_illegal_pawn_drops(rules, to);
             }
             if to.is_nonempty() && sink.drops(kind, to) {
                 return true;
             }
         }
-        false
+        // Silver, gold, bishop and rook have no dead square: they share one target set.
+        let mut alike = ArrayVec::<PieceKind, 4>::new();
+        for kind in ALIKE_DROPS {
+            if hand.count(kind) > 0 {
+                alike.push(kind);
+            }
+        }
+        !alike.is_empty() && sink.drops_alike(&alike, drop_targets)
     }
 
     /// Removes from `to` the pawn drops forbidden by the drop-pawn-mate rule.
@@ -528,6 +588,7 @@ impl<G: Game> Position<G> {
     }
 
     /// Perft split by first move: `(move, leaf count)` for every legal move.
+    #[cfg(feature = "std")]
     pub fn perft_divide(&self, rules: Rules, depth: u32) -> Vec<(Move, u64)> {
         let mut list = MoveList::new();
         self.legal_moves_with(rules, &mut list);
@@ -545,6 +606,63 @@ impl<G: Game> Position<G> {
 mod tests {
     use super::*;
     use crate::{MiniShogi, Shogi};
+
+    /// The word-parallel pawn files equal the files looked up pawn by pawn, for every set
+    /// of one square per file and for pseudo-random sets (several squares a file too).
+    fn pawn_files_equal_the_lookup<G: Game>() {
+        let t = G::tables();
+        let naive = |set: Bitboard| {
+            let mut files = Bitboard::EMPTY;
+            for s in set {
+                files |= t.files[s.x::<G>() as usize];
+            }
+            files
+        };
+        let ends = Bitboard(file_ends(G::WIDTH, G::HEIGHT));
+        let mut sets = vec![Bitboard::EMPTY, t.board, ends, t.board & !ends];
+        for s in 0..G::SQUARES as u8 {
+            sets.push(Bitboard::from_square(Square::from_index(s).unwrap()));
+        }
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let hi = state;
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let bits = (u128::from(hi) << 64 | u128::from(state)) & t.board.0;
+            // Sparse sets too: a pawn or two per side is the common case.
+            sets.push(Bitboard(bits));
+            sets.push(Bitboard(bits & (bits >> 17) & (bits >> 33)));
+        }
+        for set in sets {
+            assert_eq!(pawn_files::<G>(set), naive(set), "{set:?}");
+        }
+    }
+
+    /// The drops of [`ALIKE_DROPS`] share one target set only because none of those
+    /// kinds has a dead square.
+    #[test]
+    fn alike_drops_have_no_dead_square() {
+        for kind in ALIKE_DROPS {
+            for color in [crate::Color::Black, crate::Color::White] {
+                assert!(Shogi::tables().dead[color.index()][kind.index()].is_empty());
+                assert!(MiniShogi::tables().dead[color.index()][kind.index()].is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn pawn_files_shogi() {
+        pawn_files_equal_the_lookup::<Shogi>();
+    }
+
+    #[test]
+    fn pawn_files_mini() {
+        pawn_files_equal_the_lookup::<MiniShogi>();
+    }
 
     /// The capacity is proved from the invariants (see [`MAX_MOVES`]); this recomputes the
     /// bound from the tables, so a change to the tables or the material cannot silently make

@@ -46,6 +46,7 @@ impl core::fmt::Display for MoveUsi {
 }
 
 /// A USI move that could not be read, or that is not legal in the position it was read for.
+#[cfg(feature = "std")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UsiError {
     /// The text is not of the form `7g7f`, `7g7f+` or `P*5d`.
@@ -59,6 +60,7 @@ pub enum UsiError {
     Illegal(String),
 }
 
+#[cfg(feature = "std")]
 impl core::fmt::Display for UsiError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
@@ -71,18 +73,22 @@ impl core::fmt::Display for UsiError {
     }
 }
 
+#[cfg(feature = "std")]
 impl std::error::Error for UsiError {}
 
 /// A move that is not legal in the position it was played in.
+#[cfg(feature = "std")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalMove(pub String);
 
+#[cfg(feature = "std")]
 impl core::fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "illegal move {}", self.0)
     }
 }
 
+#[cfg(feature = "std")]
 impl std::error::Error for IllegalMove {}
 
 impl Move {
@@ -127,12 +133,14 @@ impl Move {
     }
 
     /// The move in USI notation (`7g7f`, `2b9i+`, `P*5d`) as a `String`.
+    #[cfg(feature = "std")]
     pub fn to_usi<G: Game>(self) -> String {
         self.usi::<G>().as_str().to_owned()
     }
 
     /// Reads a move in USI notation for game `G` (syntax only; legality needs a position,
     /// see [`Position::play_usi`](crate::Position::play_usi)).
+    #[cfg(feature = "std")]
     pub fn from_usi<G: Game>(text: &str) -> Result<Move, UsiError> {
         let err = |reason| UsiError::Syntax {
             text: text.to_string(),

@@ -45,14 +45,16 @@ impl<G: Game> core::hash::Hash for Position<G> {
 
 impl<G: Game> core::fmt::Debug for Position<G> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Position({})", self.to_sfen())
+        f.write_str("Position(")?;
+        self.write_sfen(f)?;
+        f.write_str(")")
     }
 }
 
 impl<G: Game> core::fmt::Display for Position<G> {
     /// The SFEN of the position.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&self.to_sfen())
+        self.write_sfen(f)
     }
 }
 
@@ -80,7 +82,25 @@ impl<G: Game> Position<G> {
 
     /// The initial position of the game.
     pub fn startpos() -> Self {
-        Self::from_sfen(G::START_SFEN).expect("the built-in start SFEN is a legal position")
+        // The board field of the start SFEN holds only piece letters, digits and slashes
+        // (Black to move, empty hands): read here without the SFEN parser, whose error
+        // texts need `std`. A test checks the result against the parser's.
+        let mut pos = Self::empty();
+        let board = G::START_SFEN.split(' ').next().unwrap_or_default();
+        for (y, rank) in board.split('/').enumerate() {
+            let mut x = 0;
+            for ch in rank.chars() {
+                if let Some(empty) = ch.to_digit(10) {
+                    x += empty;
+                    continue;
+                }
+                let kind = PieceKind::from_letter(ch).expect("a piece letter");
+                let color = Color::of_letter(ch);
+                pos.put(Square::at::<G>(x as u8, y as u8), Piece::new(color, kind));
+                x += 1;
+            }
+        }
+        pos
     }
 
     /// The unchecked position of a whole board, both hands and the side to move (move
@@ -455,6 +475,16 @@ impl<G: Game> Position<G> {
 
     #[inline(always)]
     pub(crate) fn blockers_to(&self, king: Square, color: Color) -> Bitboard {
+        self.slider_lines(king, color).1
+    }
+
+    /// The enemy sliders (lance, bishop, rook, horse, dragon) checking `color`'s king on
+    /// `king` along a slide, and the pieces of either colour that alone block such a
+    /// slider ([`Position::king_blockers`]). One pass over the sliders aligned with the
+    /// king gives both, which is cheaper than scanning the nine rays from the king for the
+    /// checks and then the lines again for the pins.
+    #[inline(always)]
+    pub(crate) fn slider_lines(&self, king: Square, color: Color) -> (Bitboard, Bitboard) {
         let t = G::tables();
         let theirs = self.colors[(!color).index()];
         let k = |kind: PieceKind| self.kinds[kind.index()];
@@ -465,14 +495,17 @@ impl<G: Game> Position<G> {
             | (t.pseudo(color, PieceKind::Lance, king) & k(PieceKind::Lance)))
             & theirs;
         let occ = self.occupied();
+        let mut checkers = Bitboard::EMPTY;
         let mut blockers = Bitboard::EMPTY;
         for s in snipers {
             let between = t.between[king.index()][s.index()] & occ;
-            if between.is_nonempty() && !between.more_than_one() {
+            if between.is_empty() {
+                checkers |= Bitboard::from_square(s);
+            } else if !between.more_than_one() {
                 blockers |= between;
             }
         }
-        blockers
+        (checkers, blockers)
     }
 
     // ---- moves -------------------------------------------------------------------------
@@ -537,6 +570,7 @@ impl<G: Game> Position<G> {
     /// `to`, promoted if the move promoted; `from` empty; a captured piece, never a king, in
     /// the mover's hand; a dropped piece of a hand kind. A move that does not fit is an
     /// error and changes nothing. The key stays incremental.
+    #[cfg(feature = "std")]
     pub fn unplay(
         &mut self,
         mv: Move,
@@ -591,6 +625,7 @@ impl<G: Game> Position<G> {
     }
 
     /// Plays `mv` after checking that it is legal here.
+    #[cfg(feature = "std")]
     pub fn play(&mut self, mv: Move) -> Result<(), crate::IllegalMove> {
         if self.is_legal(mv) {
             self.play_unchecked(mv);
@@ -601,6 +636,7 @@ impl<G: Game> Position<G> {
     }
 
     /// Parses a USI move and plays it if it is legal here.
+    #[cfg(feature = "std")]
     pub fn play_usi(&mut self, usi: &str) -> Result<Move, crate::UsiError> {
         let mv = Move::from_usi::<G>(usi)?;
         if !self.is_legal(mv) {
@@ -786,6 +822,23 @@ mod tests {
             assert_eq!(built.move_number(), by_put.move_number());
             assert_eq!(built.to_sfen(), by_put.to_sfen());
         }
+    }
+
+    /// The start position read without the SFEN parser (which `no_std` builds lack)
+    /// equals the parser's, key and move number included.
+    fn startpos_equals_the_parsed_start<G: Game>() {
+        let parsed = Position::<G>::from_sfen(G::START_SFEN).expect("legal");
+        let start = Position::<G>::startpos();
+        assert_eq!(start, parsed);
+        assert_eq!(start.key(), parsed.key());
+        assert_eq!(start.move_number(), parsed.move_number());
+        assert!(start.validate().is_empty());
+    }
+
+    #[test]
+    fn startpos_equals_the_parsed_start_both_games() {
+        startpos_equals_the_parsed_start::<Shogi>();
+        startpos_equals_the_parsed_start::<MiniShogi>();
     }
 
     #[test]

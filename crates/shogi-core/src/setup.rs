@@ -11,6 +11,7 @@
 //! estimate contains positions that break them, and the filters count them. A fourth,
 //! [`Relax::ATTACKER_WITHOUT_KING`], is for mate problems only.
 
+#[cfg(feature = "std")]
 use crate::validate::describe;
 use crate::{Color, Game, Hand, Material, Piece, PieceKind, Position, PositionErrors, Square};
 use bitflags::bitflags;
@@ -63,6 +64,7 @@ impl Relax {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalPosition {
     errors: PositionErrors,
+    #[cfg(feature = "std")]
     reason: String,
 }
 
@@ -73,17 +75,24 @@ impl IllegalPosition {
     }
 
     /// The sentence naming each problem (the `Display` text).
+    #[cfg(feature = "std")]
     pub fn reason(&self) -> &str {
         &self.reason
     }
 }
 
 impl core::fmt::Display for IllegalPosition {
+    /// The sentence naming each problem; without `std`, which has the counts and colours,
+    /// the broken rules' names.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&self.reason)
+        #[cfg(feature = "std")]
+        return f.write_str(&self.reason);
+        #[cfg(not(feature = "std"))]
+        return core::fmt::Display::fmt(&self.errors, f);
     }
 }
 
+#[cfg(feature = "std")]
 impl std::error::Error for IllegalPosition {}
 
 /// A board, two hands, a side to move and a move number, with no rule checked: what SFEN
@@ -98,7 +107,9 @@ pub struct Setup<G: Game>(
 
 impl<G: Game> core::fmt::Debug for Setup<G> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Setup({})", self.0.to_sfen())
+        f.write_str("Setup(")?;
+        self.0.write_sfen(f)?;
+        f.write_str(")")
     }
 }
 
@@ -129,11 +140,13 @@ impl<G: Game> Setup<G> {
 
     /// Reads SFEN text of this game. Any text is accepted without panicking; malformed text
     /// gives an error saying what and where. No rule of the game is checked.
+    #[cfg(feature = "std")]
     pub fn from_sfen(sfen: &str) -> Result<Self, crate::SfenError> {
         crate::sfen::parse::<G>(sfen).map(Setup)
     }
 
     /// The SFEN text.
+    #[cfg(feature = "std")]
     pub fn to_sfen(&self) -> String {
         self.0.to_sfen()
     }
@@ -229,6 +242,7 @@ impl<G: Game> Setup<G> {
             Ok(self.0)
         } else {
             Err(IllegalPosition {
+                #[cfg(feature = "std")]
                 reason: describe(&self.0, errors),
                 errors,
             })

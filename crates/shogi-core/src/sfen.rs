@@ -1,13 +1,13 @@
 //! SFEN text: `<board> <side> <hands> [<move number>]`, for both games.
 
-use crate::{
-    Color, Game, IllegalPosition, MiniShogi, Piece, PieceKind, Position, Relax, Setup, Shogi,
-    Square,
-};
+use crate::{Color, Game, PieceKind, Position, Square};
+#[cfg(feature = "std")]
+use crate::{IllegalPosition, MiniShogi, Piece, Relax, Setup, Shogi};
 use core::fmt;
 
 /// Why a SFEN string could not be read. Ranks and files are counted as in the text: rank 1
 /// is the first rank written (rank `a`), column 1 its first square.
+#[cfg(feature = "std")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SfenError {
     /// The string is empty or only whitespace.
@@ -79,11 +79,13 @@ pub enum SfenError {
 }
 
 /// Characters of a field of the text shown in an error before it is cut.
+#[cfg(feature = "std")]
 const SHOWN: usize = 40;
 
 /// `text` quoted as `{:?}` quotes it, cut to its first [`SHOWN`] characters with an
 /// ellipsis and its length in bytes when longer (`"abcd…" (1048576 bytes)`): a pasted
 /// megabyte must not come back whole in the message.
+#[cfg(feature = "std")]
 pub(crate) fn quoted(text: &str) -> String {
     let mut chars = text.chars();
     let head: String = chars.by_ref().take(SHOWN).collect();
@@ -94,6 +96,7 @@ pub(crate) fn quoted(text: &str) -> String {
     }
 }
 
+#[cfg(feature = "std")]
 impl fmt::Display for SfenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use SfenError::*;
@@ -144,9 +147,11 @@ impl fmt::Display for SfenError {
     }
 }
 
+#[cfg(feature = "std")]
 impl std::error::Error for SfenError {}
 
 /// Splits a SFEN into its fields, checking their number.
+#[cfg(feature = "std")]
 fn fields(sfen: &str) -> Result<(&str, &str, &str, Option<&str>), SfenError> {
     let mut it = sfen.split_ascii_whitespace();
     let board = it.next().ok_or(SfenError::Empty)?;
@@ -161,12 +166,14 @@ fn fields(sfen: &str) -> Result<(&str, &str, &str, Option<&str>), SfenError> {
 }
 
 /// The number of ranks the board field of a SFEN describes.
+#[cfg(feature = "std")]
 pub fn sfen_ranks(sfen: &str) -> Result<usize, SfenError> {
     let (board, ..) = fields(sfen)?;
     Ok(board.split('/').count())
 }
 
 /// Reads SFEN text into an unchecked position (see [`crate::Setup::from_sfen`]).
+#[cfg(feature = "std")]
 pub(crate) fn parse<G: Game>(sfen: &str) -> Result<Position<G>, SfenError> {
     let (board, side, hands, number) = fields(sfen)?;
     let mut pos = Position::<G>::empty();
@@ -207,11 +214,7 @@ pub(crate) fn parse<G: Game>(sfen: &str) -> Result<Position<G>, SfenError> {
             };
             promoted = false;
             if x < w {
-                let color = if ch.is_ascii_uppercase() {
-                    Color::Black
-                } else {
-                    Color::White
-                };
+                let color = Color::of_letter(ch);
                 pos.put(Square::at::<G>(x as u8, y as u8), Piece::new(color, kind));
             }
             x += 1;
@@ -249,12 +252,14 @@ impl<G: Game> Position<G> {
     /// [`crate::PositionErrors`]). Any text is accepted without panicking: malformed text
     /// gives an error saying what and where, a legal-looking text that breaks a rule an
     /// error naming every broken rule.
+    #[cfg(feature = "std")]
     pub fn from_sfen(sfen: &str) -> Result<Self, SfenError> {
         Self::from_sfen_with(sfen, Relax::empty())
     }
 
     /// [`Position::from_sfen`] with some rules relaxed (for example [`Relax::CANDIDATE`] to
     /// read any position of the estimate's candidate space).
+    #[cfg(feature = "std")]
     pub fn from_sfen_with(sfen: &str, relax: Relax) -> Result<Self, SfenError> {
         Setup::from_sfen(sfen)?
             .into_position(relax)
@@ -262,11 +267,20 @@ impl<G: Game> Position<G> {
     }
 
     /// The SFEN text of the position (hands in the usual order `RBGSNLP`, Black's first).
+    #[cfg(feature = "std")]
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(96);
+        // Writing to a `String` cannot fail.
+        let _ = self.write_sfen(&mut s);
+        s
+    }
+
+    /// Writes the SFEN text of the position, as [`Position::to_sfen`] returns it, with no
+    /// allocation (the `Display` of a position, also without `std`).
+    pub fn write_sfen<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
         for y in 0..G::HEIGHT {
             if y > 0 {
-                s.push('/');
+                w.write_char('/')?;
             }
             let mut empty = 0;
             for x in 0..G::WIDTH {
@@ -274,21 +288,21 @@ impl<G: Game> Position<G> {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
-                            s.push_str(&empty.to_string());
+                            write!(w, "{empty}")?;
                             empty = 0;
                         }
-                        s.push_str(&p.to_string());
+                        write!(w, "{p}")?;
                     }
                 }
             }
             if empty > 0 {
-                s.push_str(&empty.to_string());
+                write!(w, "{empty}")?;
             }
         }
-        s.push_str(match self.side_to_move() {
+        w.write_str(match self.side_to_move() {
             Color::Black => " b ",
             Color::White => " w ",
-        });
+        })?;
         let mut any = false;
         for c in Color::ALL {
             for kind in HAND_SFEN_ORDER {
@@ -298,22 +312,20 @@ impl<G: Game> Position<G> {
                 }
                 any = true;
                 if n > 1 {
-                    s.push_str(&n.to_string());
+                    write!(w, "{n}")?;
                 }
                 let l = kind.letter();
-                s.push(if c == Color::Black {
+                w.write_char(if c == Color::Black {
                     l
                 } else {
                     l.to_ascii_lowercase()
-                });
+                })?;
             }
         }
         if !any {
-            s.push('-');
+            w.write_char('-')?;
         }
-        s.push(' ');
-        s.push_str(&self.move_number().to_string());
-        s
+        write!(w, " {}", self.move_number())
     }
 }
 
@@ -333,6 +345,7 @@ const HAND_SFEN_ORDER: [PieceKind; 7] = [
     PieceKind::Pawn,
 ];
 
+#[cfg(feature = "std")]
 fn parse_hands<G: Game>(pos: &mut Position<G>, hands: &str) -> Result<(), SfenError> {
     let mut seen = [[false; PieceKind::HAND_COUNT]; 2];
     let mut count: Option<u32> = None;
@@ -350,11 +363,7 @@ fn parse_hands<G: Game>(pos: &mut Position<G>, hands: &str) -> Result<(), SfenEr
         let kind = PieceKind::from_letter(ch)
             .filter(|&k| k != PieceKind::King)
             .ok_or(SfenError::BadHandChar { ch, at })?;
-        let color = if ch.is_ascii_uppercase() {
-            Color::Black
-        } else {
-            Color::White
-        };
+        let color = Color::of_letter(ch);
         if std::mem::replace(&mut seen[color.index()][kind.index()], true) {
             return Err(SfenError::RepeatedHandPiece(ch));
         }
@@ -369,6 +378,7 @@ fn parse_hands<G: Game>(pos: &mut Position<G>, hands: &str) -> Result<(), SfenEr
 }
 
 /// A position of either supported game, chosen by the number of ranks of a SFEN.
+#[cfg(feature = "std")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnyPosition {
     /// A 9x9 Shogi position.
@@ -377,6 +387,7 @@ pub enum AnyPosition {
     Mini(Position<MiniShogi>),
 }
 
+#[cfg(feature = "std")]
 impl AnyPosition {
     /// Reads a SFEN of either game (9 ranks: Shogi; 5 ranks: Mini Shogi) and checks that it
     /// is a legal position, as [`Position::from_sfen`].

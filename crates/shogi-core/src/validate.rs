@@ -38,22 +38,24 @@ impl PositionErrors {
 
 impl core::fmt::Display for PositionErrors {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let names: Vec<&str> = self
-            .iter()
-            .map(|e| match e {
-                PositionErrors::MISSING_KING => "a side has no king",
-                PositionErrors::TOO_MANY_KINGS => "a side has more than one king",
-                PositionErrors::TOO_MUCH_MATERIAL => "more pieces of a kind than the game has",
-                PositionErrors::TWO_PAWNS => "two unpromoted pawns of one side on a file",
-                PositionErrors::DEAD_PIECE => "a piece that can never move",
-                _ => "the side not to move is in check",
-            })
-            .collect();
-        if names.is_empty() {
-            f.write_str("legal")
-        } else {
-            f.write_str(&names.join("; "))
+        // Written name by name, so that the text needs no allocation.
+        let mut names = self.iter().map(|e| match e {
+            PositionErrors::MISSING_KING => "a side has no king",
+            PositionErrors::TOO_MANY_KINGS => "a side has more than one king",
+            PositionErrors::TOO_MUCH_MATERIAL => "more pieces of a kind than the game has",
+            PositionErrors::TWO_PAWNS => "two unpromoted pawns of one side on a file",
+            PositionErrors::DEAD_PIECE => "a piece that can never move",
+            _ => "the side not to move is in check",
+        });
+        let Some(first) = names.next() else {
+            return f.write_str("legal");
+        };
+        f.write_str(first)?;
+        for name in names {
+            f.write_str("; ")?;
+            f.write_str(name)?;
         }
+        Ok(())
     }
 }
 
@@ -136,6 +138,7 @@ impl<G: Game> Position<G> {
 /// The sentence naming each problem behind `errors` in `pos`: which side lacks a king or has
 /// several, which kinds exceed the game's material and by how much, where the two pawns
 /// and the dead pieces are. Only called on the error path.
+#[cfg(feature = "std")]
 pub(crate) fn describe<G: Game>(pos: &Position<G>, errors: PositionErrors) -> String {
     let t = G::tables();
     let mut parts: Vec<String> = Vec::new();
@@ -196,6 +199,7 @@ pub(crate) fn describe<G: Game>(pos: &Position<G>, errors: PositionErrors) -> St
     parts.join("; ")
 }
 
+#[cfg(feature = "std")]
 fn kind_name(kind: PieceKind) -> &'static str {
     match kind.unpromoted() {
         PieceKind::Pawn => "pawn",

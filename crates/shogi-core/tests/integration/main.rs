@@ -9,6 +9,7 @@ mod checks;
 mod common;
 mod crowded;
 mod material_limit;
+mod move_sets;
 mod movegen_naive;
 mod parse;
 mod perft_suite;

@@ -37,6 +37,26 @@ fn mini_perft_equals_fairy_stockfish_with_drop_pawn_mates_removed() {
     check("mini.perft", 5, 200);
 }
 
+/// The benchmark suite (`bench.perft`, counted deeper by cshogi and minishogilib): every
+/// count within the budget here, all of them in `cargo xtask perft`. Both games are in it.
+#[test]
+fn bench_suite_perft_equals_the_oracles() {
+    let cases = read_suite("bench.perft").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(cases.len(), 11, "bench.perft lost or gained a position");
+    let mut ran = 0;
+    for case in &cases {
+        let pos = AnyPosition::from_sfen(&case.sfen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        ran += match &pos {
+            AnyPosition::Shogi(p) => assert_counts(case, p, TEST_BUDGET),
+            AnyPosition::Mini(p) => assert_counts(case, p, TEST_BUDGET),
+        };
+    }
+    assert!(
+        ran >= cases.len(),
+        "only {ran} counts were small enough to run"
+    );
+}
+
 /// The depth-1 move lists themselves, move by move (`*.moves`: SFEN, a tab, the sorted USI
 /// moves), so that a mismatch names the move.
 fn same_moves(name: &str) {
