@@ -596,21 +596,20 @@ fn resume_check(state: &RunState, threads: usize, quiet: bool) -> Result<(), Str
     }
     let seed = crate::run_files::clock_seed();
     if !quiet {
-        // The same rule as `check_resume`'s: a segment without block digests (a converted
-        // one) or a small one is recounted whole, which takes as long as it took to count.
-        let what = if last.digests.is_none() {
+        // A whole recount takes as long as the segment took to count: say so up front.
+        let what = if !shogi_estimate::resume_recounts_whole(last) {
+            format!("recounting a slice of that segment first (seed {seed})")
+        } else if last.digests.is_none() {
             format!(
                 "recounting that whole segment first ({} samples: a converted segment has no \
                  block digests to sample from)",
                 last.samples()
             )
-        } else if last.samples() <= shogi_estimate::RESUME_RECOUNT {
+        } else {
             format!(
                 "recounting that whole segment first ({} samples)",
                 last.samples()
             )
-        } else {
-            format!("recounting a slice of that segment first (seed {seed})")
         };
         note!(
             "shogi-count: this binary, {}, is not the one that counted the last segment, {}: \

@@ -52,6 +52,6 @@ pub use stream::phase2_selected;
 pub use systematic::{assess, bounds, upper_of, zero_of, Assessed, Bound, Check, Scope, CHECKS};
 pub use target::{Target, TARGET_MIN_REACHABLE, TARGET_STEP};
 pub use verify::{
-    check_resume, choose_blocks, chosen_segments, counters_difference, recount, run_plan, Choice,
-    Recount, ResumeCheck, RESUME_RECOUNT,
+    check_resume, choose_blocks, chosen_segments, counters_difference, recount,
+    resume_recounts_whole, run_plan, Choice, Recount, ResumeCheck, RESUME_RECOUNT,
 };

@@ -277,6 +277,13 @@ pub struct ResumeCheck {
     pub samples: u64,
 }
 
+/// Whether a resume with other counting code recounts segment `last` whole rather than a
+/// random slice of its blocks: when it has no block digests to compare a slice with (a
+/// converted segment), or is no larger than the slice would be.
+pub fn resume_recounts_whole(last: &Segment) -> bool {
+    last.digests.is_none() || last.samples() <= RESUME_RECOUNT
+}
+
 /// Before a run continues: if this binary's counting code differs from the last segment's
 /// (or the last segment's is unknown), recount a random slice of that segment (at least
 /// [`RESUME_RECOUNT`] samples in whole blocks, or the whole segment when it has no digests or
@@ -294,15 +301,14 @@ pub fn check_resume(
         return Ok(None);
     }
     let i = state.segments.len() - 1;
-    let plan: Vec<(usize, u64, u64, bool)> =
-        if last.digests.is_none() || last.samples() <= RESUME_RECOUNT {
-            vec![(i, last.start, last.end, true)]
-        } else {
-            choose_blocks(&[(i, last)], RESUME_RECOUNT, seed)
-                .into_iter()
-                .map(|(i, a, b)| (i, a, b, false))
-                .collect()
-        };
+    let plan: Vec<(usize, u64, u64, bool)> = if resume_recounts_whole(last) {
+        vec![(i, last.start, last.end, true)]
+    } else {
+        choose_blocks(&[(i, last)], RESUME_RECOUNT, seed)
+            .into_iter()
+            .map(|(i, a, b)| (i, a, b, false))
+            .collect()
+    };
     let total: u64 = plan.iter().map(|p| p.2 - p.1).sum();
     let recounts = run_plan(state, &plan, threads, &mut |n| progress(n, total))?;
     if let Some(bad) = recounts.iter().find(|r| r.difference.is_some()) {
