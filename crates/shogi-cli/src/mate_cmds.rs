@@ -441,18 +441,21 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
                 crate::files::check_output(out, "--kif", force, &inputs)?;
             }
             let (inputs, defender_hand) = files.inputs(&sfens, common.defender_hand)?;
-            let opts = MateOptions {
+            let mode = shogi_cli::MateMode {
+                first,
+                all_interpositions,
+            };
+            let opts = mode.options(MateOptions {
                 max_nodes: shogi_cli::node_limit(nodes),
                 table_entries: common.table_entries(),
                 max_depth: common.max_depth,
                 defender_hand,
                 superiority: !no_superiority,
-                shortest: !first,
                 tca: !no_tca,
                 delay: !no_delay,
                 dn_lookahead: !no_dn_lookahead,
-                futile_interpositions: !all_interpositions,
-            };
+                ..MateOptions::default()
+            });
             let plan = plan(&inputs, common)?;
             match kif {
                 Some(out) => write_kif(&inputs, &plan, opts, json, &out, force),
