@@ -176,6 +176,6 @@ pub fn write_kif(
         .filter(|(ply, moves)| moves.first() != report.main_line.get(ply - 1))
         .filter(|(ply, moves)| mates(*ply, moves))
         .collect();
-    let text = crate::kif::write_with_variations(&problem, &report.main_line, &variations);
-    crate::files::write_output(out, "--kif", force, &crate::kif::encode_for(out, &text))
+    let text = shogi_record::kif::write_with_variations(&problem, &report.main_line, &variations);
+    crate::files::write_output(out, "--kif", force, &shogi_record::encode_for(out, &text))
 }

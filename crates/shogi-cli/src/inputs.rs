@@ -55,14 +55,17 @@ impl Format {
     }
 }
 
-/// A KIF, KI2 or CSA problem file read into its problem.
-pub fn read_problem(path: &std::path::Path, format: Format) -> Result<crate::kif::Problem, String> {
+/// A KIF, KI2 or CSA problem file read into its record.
+pub fn read_problem(
+    path: &std::path::Path,
+    format: Format,
+) -> Result<shogi_record::Record, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-    let text = crate::kif::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = shogi_record::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     match format {
-        Format::Csa => crate::csa_file::read(&text),
-        Format::Ki2 => crate::kif::read(&text, true),
-        _ => crate::kif::read(&text, false),
+        Format::Csa => shogi_record::csa::read(&text),
+        Format::Ki2 => shogi_record::kif::read(&text, true),
+        _ => shogi_record::kif::read(&text, false),
     }
     .map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -7,11 +7,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod check_cmd;
-mod csa_file;
 mod estimate_cmds;
 mod files;
 mod inputs;
-mod kif;
 mod mate_cmds;
 mod memory;
 mod options;

@@ -712,8 +712,8 @@ fn write_kif(
     for m in &record.moves {
         line.push(shogi_core::Move::from_usi::<shogi_core::Shogi>(m).map_err(|e| e.to_string())?);
     }
-    let text = crate::kif::write(&problem, &line);
-    crate::files::write_output(out, "--kif", force, &crate::kif::encode_for(out, &text))
+    let text = shogi_record::kif::write(&problem, &line);
+    crate::files::write_output(out, "--kif", force, &shogi_record::encode_for(out, &text))
 }
 
 /// The one input of a command that writes one KIF game (`--kif`).
