@@ -8,6 +8,7 @@ mod classics;
 mod cost;
 mod docs_check;
 mod fuzz;
+mod fuzz_stable;
 mod mate_bench;
 #[cfg(test)]
 mod msrv;
@@ -64,9 +65,9 @@ enum Command {
     /// through the backward search against a forward search from every KK position, plus
     /// the KK mutual-reachability check of docs/METHOD.md §7.
     ReachExhaustive(reach_exhaustive::ReachExhaustiveArgs),
-    /// The libFuzzer targets of fuzz/ (SFEN, USI, unmoves, rank), one after the other, with
-    /// the executions of each: needs cargo-fuzz and a nightly or RUSTC_BOOTSTRAP=1 (see
-    /// fuzz/README.md). Not part of CI.
+    /// The libFuzzer targets of fuzz/ (SFEN, USI, unmoves, rank, KIF and CSA records, ...),
+    /// one after the other, with the executions of each: needs cargo-fuzz and a nightly or
+    /// RUSTC_BOOTSTRAP=1 (see fuzz/README.md). Not part of CI.
     Fuzz(fuzz::FuzzArgs),
     /// The mate solver on testdata/mate's Shogi sets, one thread, side by side with
     /// cshogi's DfPn (if `python3 -c "import cshogi"` works), the ablation without proof

@@ -17,8 +17,10 @@
 //! mark) or Shift_JIS (CP932), and [`encode_for`] writes `.kif` in Shift_JIS and anything
 //! else in UTF-8, as KIF's convention has it (`.kifu` is UTF-8). A file that cannot be
 //! read is an [`Error`] naming the line and what is wrong, never a panic: the readers have
-//! fuzz targets (`fuzz/fuzz_targets/kif.rs` and `csa.rs`, run by `cargo xtask fuzz`), which
-//! also check that what is read writes back to the same record.
+//! fuzz targets (`fuzz/fuzz_targets/kif.rs` and `csa.rs`, which also check that what is
+//! read writes back to the same record), run from the workspace by `cargo xtask fuzz
+//! --target kif` (libFuzzer through cargo-fuzz; `--in-process` on a stable toolchain
+//! without it; fuzz/README.md).
 //!
 //! Only Shogi (9x9) is read: Mini Shogi has no diagram that GUIs agree on. The hand written
 //! as "the rest" (KIF's `残り全部`, CSA's `00AL`) is every piece of the game that is on
