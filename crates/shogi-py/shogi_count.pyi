@@ -175,19 +175,25 @@ def sample(
 def mate(
     sfen: str,
     nodes: Optional[_Count] = None,
-    shortest: bool = False,
-    futile: bool = False,
+    first: bool = False,
+    all_interpositions: bool = False,
+    shortest: Optional[bool] = None,
+    futile: Optional[bool] = None,
 ) -> dict[str, Any]:
     """A checkmate search by the side to move (df-pn, docs/METHOD.md §11–§12), as
     `shogi-count mate --json --table-mb 32` prints it: `sfen`, `game`, `verdict`
-    (`mate`, `no-mate`, `unknown`), `plies`, `moves`, `nodes`, `pieces`, `exact_hits`,
-    `superior_hits`, `table_fill`, `replaced`, `collections`, and `line_minimax` (for a mate,
-    whether the line was planned by minimax over the proofs, so that its length is at least
-    the shortest mate's). `nodes` bounds the search (default 100,000,000, as the command line);
-    `shortest=True` proves the shortest mate (`shortest`: its length, or None when a search
-    ran out of nodes; `cut` is True when the node limit or Ctrl-C ended a search: the reason
-    for `unknown`, or a mate not proved the shortest); `futile=True` applies the convention on futile interpositions
-    (無駄合, docs/METHOD.md §11.5), as `--futile`. The
+    (`mate`, `no-mate`, `unknown`), `plies`, `moves`, `line_minimax`, `shortest`, `cut`,
+    `nodes`, `pieces`, `exact_hits`, `superior_hits`, `table_fill`, `replaced`,
+    `collections`. By default, as the command line and USI's `go mate`, the answer is the
+    proved shortest mate under the composers' conventions (the attacker shortest, the
+    defender longest, futile interpositions not counted): `shortest` is its proved length,
+    None when a limit cut the proof (`cut` is then True). `first=True` answers the first
+    mate proved, the fast search for batches, as `--first`; `all_interpositions=True`
+    counts every legal reply (無駄合 included, docs/METHOD.md §11.5), as
+    `--all-interpositions`. `shortest=True` and `futile=True`, the earlier names of the
+    defaults, are still accepted (`shortest=False` is `first=True`, `futile=False` is
+    `all_interpositions=True`); contradicting `first` or `all_interpositions` raises
+    ValueError. `nodes` bounds the search (default 100,000,000, as the command line). The
     attacker may have no king; the defender holds every piece on neither the board nor
     the attacker's hand."""
 

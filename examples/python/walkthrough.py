@@ -62,7 +62,9 @@ print(f"\nreachable share of S {result['p_hat']}: {st['value']} ± {st['half_wid
       f"(3σ), [{st['lo']}, {st['hi']}]; {st['digits']} significant digit(s) determined: "
       f"{st['determined']} (the paper: 2.38e18)")
 
-# %% A mate problem (df-pn): White to move mates; the line is replayed before it is returned.
+# %% A mate problem (df-pn): White to move mates; the line, the proved shortest mate as the
+# command line answers it by default (first=True for the fast search), is replayed before it
+# is returned.
 m = sc.mate("ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42")
 print(m["verdict"], m["plies"], "plies:", " ".join(m["moves"]))
 

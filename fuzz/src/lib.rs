@@ -5,11 +5,13 @@
 //! The targets themselves are in `fuzz_targets/`; `README.md` says what each one checks.
 //! The modules hold what only some targets need: a second reader of counts
 //! ([`counts`]), the reduced materials of the sampler target ([`materials`]) and a
-//! brute-force mate search ([`mate`]).
+//! brute-force mate search ([`mate`]) and the round trips of KIF and CSA records
+//! ([`records`]).
 
 pub mod counts;
 pub mod mate;
 pub mod materials;
+pub mod records;
 
 use shogi_core::{
     AnyPosition, Color, Game, Move, PieceKind, Position, PositionErrors, Relax, Square,

@@ -20,12 +20,15 @@ const TARGETS: &[(&str, bool)] = &[
     ("sampler_s", false),
     ("mate_small", false),
     ("state", true),
+    ("kif", true),
+    ("csa", true),
 ];
 
 /// Options of `cargo xtask fuzz`.
 #[derive(clap::Args)]
 pub struct FuzzArgs {
-    /// The target to run (sfen, usi, unmoves, rank, parsers, sampler_s, mate_small, state); every
+    /// The target to run (sfen, usi, unmoves, rank, parsers, sampler_s, mate_small, state, kif,
+    /// csa); every
     /// target when absent.
     #[arg(long)]
     target: Option<String>,
@@ -39,6 +42,12 @@ pub struct FuzzArgs {
     /// no sanitizer runtime) or `address`.
     #[arg(long, default_value = "none")]
     sanitizer: String,
+    /// Run the `kif` and `csa` targets in this process, on the stable toolchain without
+    /// cargo-fuzz: mutations of their seeds from a fixed seed (src/fuzz_stable.rs). Chosen
+    /// by itself for `--target kif` or `csa` when cargo-fuzz or a toolchain for it is
+    /// missing.
+    #[arg(long)]
+    in_process: bool,
 }
 
 /// How to call a toolchain that accepts `-Z` flags: nightly through rustup, or the default
@@ -57,8 +66,22 @@ pub fn run(args: FuzzArgs) -> Result<(), String> {
         })?],
     };
     let fuzz_dir = crate::workspace_root().join("fuzz");
-    check_cargo_fuzz()?;
-    let toolchain = find_toolchain(&fuzz_dir)?;
+    let stable = |name: &str| crate::fuzz_stable::TARGETS.iter().any(|(n, _)| *n == name);
+    if args.in_process {
+        return run_in_process(&fuzz_dir, &args);
+    }
+    let toolchain = match check_cargo_fuzz().and_then(|()| find_toolchain(&fuzz_dir)) {
+        Ok(t) => t,
+        Err(e) if args.target.as_deref().is_some_and(stable) => {
+            println!("xtask fuzz: {e}; running the target in this process instead");
+            return run_in_process(&fuzz_dir, &args);
+        }
+        Err(e) => {
+            return Err(format!(
+                "{e} (or `--in-process` for the kif and csa targets on any toolchain)"
+            ))
+        }
+    };
     let mut rows = Vec::new();
     for (target, trace_compares) in targets {
         let start = Instant::now();
@@ -89,6 +112,49 @@ pub fn run(args: FuzzArgs) -> Result<(), String> {
             "a fuzz target failed: minimise the input with `cargo fuzz tmin` (see fuzz/README.md)"
                 .into(),
         )
+    } else {
+        Ok(())
+    }
+}
+
+/// `--in-process`: the targets of [`crate::fuzz_stable`] (all, or `--target`), each for
+/// `--seconds` or `--runs`.
+fn run_in_process(fuzz_dir: &Path, args: &FuzzArgs) -> Result<(), String> {
+    let targets: Vec<_> = crate::fuzz_stable::TARGETS
+        .iter()
+        .filter(|(name, _)| args.target.as_deref().is_none_or(|t| t == *name))
+        .collect();
+    if targets.is_empty() {
+        let names: Vec<&str> = crate::fuzz_stable::TARGETS.iter().map(|t| t.0).collect();
+        return Err(format!(
+            "--in-process runs only the targets {}: not {:?}",
+            names.join(" and "),
+            args.target.as_deref().unwrap_or("")
+        ));
+    }
+    let mut failed = false;
+    for (target, check) in targets {
+        let start = Instant::now();
+        let out = crate::fuzz_stable::run(
+            *check,
+            &fuzz_dir.join("seeds").join(target),
+            &fuzz_dir.join("artifacts").join(target),
+            args.seconds,
+            args.runs,
+        )?;
+        println!(
+            "xtask fuzz: {target} in process: {} executions, {} s, {}",
+            out.runs,
+            start.elapsed().as_secs(),
+            match &out.crash {
+                Some(path) => format!("FAILED, the input in {}", path.display()),
+                None => "ok".to_string(),
+            }
+        );
+        failed |= out.crash.is_some();
+    }
+    if failed {
+        Err("a fuzz target failed: add its input as a regression test, then fix".into())
     } else {
         Ok(())
     }

@@ -4,9 +4,11 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod classics;
 mod cost;
 mod docs_check;
 mod fuzz;
+mod fuzz_stable;
 mod mate_bench;
 #[cfg(test)]
 mod msrv;
@@ -64,15 +66,20 @@ enum Command {
     /// through the backward search against a forward search from every KK position, plus
     /// the KK mutual-reachability check of docs/METHOD.md §7.
     ReachExhaustive(reach_exhaustive::ReachExhaustiveArgs),
-    /// The libFuzzer targets of fuzz/ (SFEN, USI, unmoves, rank), one after the other, with
-    /// the executions of each: needs cargo-fuzz and a nightly or RUSTC_BOOTSTRAP=1 (see
-    /// fuzz/README.md). Not part of CI.
+    /// The libFuzzer targets of fuzz/ (SFEN, USI, unmoves, rank, KIF and CSA records, ...),
+    /// one after the other, with the executions of each: needs cargo-fuzz and a nightly or
+    /// RUSTC_BOOTSTRAP=1 (see fuzz/README.md). Not part of CI.
     Fuzz(fuzz::FuzzArgs),
     /// The mate solver on testdata/mate's Shogi sets, one thread, side by side with
     /// cshogi's DfPn (if `python3 -c "import cshogi"` works), the ablation without proof
     /// pieces and superiority, and the pass-count cost of each defence set. Prints the
     /// Markdown tables of docs/BENCHMARKS.md.
     MateBench(mate_bench::MateBenchArgs),
+    /// The composer's check (`check-tsume`, docs/METHOD.md §11.7) on the 200 problems of
+    /// 将棋図巧 and 将棋無双 in testdata/mate/classics, one thread, a time limit a problem:
+    /// the Markdown table of docs/BENCHMARKS.md (problem, declared, proved, verdict, flaws,
+    /// time), written there with --write. Fetches nothing.
+    Classics(classics::ClassicsArgs),
     /// The estimator against exact answers (docs/METHOD.md §10.4): on reduced materials
     /// small enough to enumerate, both methods over many seeds; the 3σ intervals must
     /// contain the exact count at the nominal rate (binomial test) and the mean error must
@@ -134,6 +141,7 @@ fn main() -> ExitCode {
         Command::ReachExhaustive(args) => reach_exhaustive::run(args),
         Command::Fuzz(args) => fuzz::run(args),
         Command::MateBench(args) => mate_bench::run(args),
+        Command::Classics(args) => classics::run(args),
         Command::ValidateEstimator(args) => validate::run_validate(args),
         Command::VerifyKk(args) => verify_kk::run(args),
         Command::VerdictSweep(args) => verdict_sweep::run(args),

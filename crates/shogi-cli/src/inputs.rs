@@ -4,11 +4,15 @@ use crate::output::note;
 use std::io::{BufRead, IsTerminal};
 
 /// One input SFEN and where it came from, for error messages.
+#[derive(Clone)]
 pub struct Input {
     /// Where it came from: `argument 2`, `line 7`, `file p.kif`, `file p.sfen line 3`.
     pub place: String,
     /// The text, trimmed; for a KIF or CSA problem, the SFEN of its position.
     pub sfen: String,
+    /// For a KIF or CSA problem, the moves the file records after the position (its
+    /// solution), in USI; empty otherwise.
+    pub moves: Vec<String>,
 }
 
 /// The formats of problem files.
@@ -51,14 +55,17 @@ impl Format {
     }
 }
 
-/// A KIF, KI2 or CSA problem file read into its problem.
-pub fn read_problem(path: &std::path::Path, format: Format) -> Result<crate::kif::Problem, String> {
+/// A KIF, KI2 or CSA problem file read into its record.
+pub fn read_problem(
+    path: &std::path::Path,
+    format: Format,
+) -> Result<shogi_record::Record, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-    let text = crate::kif::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = shogi_record::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     match format {
-        Format::Csa => crate::csa_file::read(&text),
-        Format::Ki2 => crate::kif::read(&text, true),
-        _ => crate::kif::read(&text, false),
+        Format::Csa => shogi_record::csa::read(&text),
+        Format::Ki2 => shogi_record::kif::read(&text, true),
+        _ => shogi_record::kif::read(&text, false),
     }
     .map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -78,6 +85,7 @@ pub fn from_files(paths: &[std::path::PathBuf], format: Format) -> Result<Vec<In
                         all.push(Input {
                             place: format!("{place} line {}", i + 1),
                             sfen: line.trim().to_string(),
+                            moves: Vec::new(),
                         });
                     }
                 }
@@ -87,6 +95,11 @@ pub fn from_files(paths: &[std::path::PathBuf], format: Format) -> Result<Vec<In
                 all.push(Input {
                     place,
                     sfen: problem.position.to_sfen(),
+                    moves: problem
+                        .moves
+                        .iter()
+                        .map(|m| m.to_usi::<shogi_core::Shogi>())
+                        .collect(),
                 });
             }
         }
@@ -148,6 +161,7 @@ pub fn collect(sfens: &[String]) -> Result<Vec<Input>, String> {
         all.push(Input {
             place: format!("{what} {n}"),
             sfen: sfen.to_string(),
+            moves: Vec::new(),
         });
         Ok(())
     })?;

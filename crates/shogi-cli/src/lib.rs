@@ -9,7 +9,8 @@
 //! - [`reach`] and [`Reached`]: the certificate of `reach`;
 //! - [`MateSolvers`], [`MateRecord`], [`PassSolvers`] and [`PassRecord`]: `mate` and
 //!   `pass-count` (docs/METHOD.md §11–§13), with the solvers made in one place
-//!   ([`Solvers`]) for the command line, the USI engine and Python;
+//!   ([`Solvers`]) for the command line, the USI engine and Python, which answer the mate
+//!   [`MateMode`] asks for, by default the same;
 //! - [`MAX_PERFT_DEPTH`]: the deepest `perft`;
 //! - [`node_limit`]: what a user's node count means (0: no limit).
 #![deny(missing_docs)]
@@ -19,11 +20,11 @@ mod mate_records;
 mod reach_records;
 mod solvers;
 
-pub use mate_records::{MateRecord, PassRecord};
+pub use mate_records::{FlawRecord, MateRecord, PassRecord, TsumeRecord};
 pub use reach_records::{reach, Classifier, ClassifyRecord, ReachError, Reached};
 pub use solvers::{
-    table_entries, Allocation, Mate, MateSolvers, PassCount, PassSolvers, Search, SolveError,
-    Solvers, TableError,
+    table_entries, Allocation, Mate, MateMode, MateSolvers, PassCount, PassSolvers, Search,
+    SolveError, Solvers, TableError,
 };
 
 /// The deepest perft accepted: enough for any tree that can be counted, and far from the

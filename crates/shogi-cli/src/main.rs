@@ -6,11 +6,10 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
-mod csa_file;
+mod check_cmd;
 mod estimate_cmds;
 mod files;
 mod inputs;
-mod kif;
 mod mate_cmds;
 mod memory;
 mod options;

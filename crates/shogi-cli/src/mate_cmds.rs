@@ -26,12 +26,16 @@ pub enum MateCommand {
     /// <moves...>`, separated by single spaces: the verdict `mate`, `no-mate`, `unknown`
     /// (a limit stopped the search) or `invalid` (no legal position), the length of the
     /// mating line in plies (`-` unless mate), the nodes searched, the input SFEN as
-    /// given, and for a mate the line as USI moves: the attacker's checks and the
-    /// defender's longest resistance found in the proof. Every line printed has been
-    /// replayed: each attacker move checks and the last position is checkmate. With
+    /// given, and for a mate the line as USI moves: by default the proved shortest mate under
+    /// the composers' conventions (the attacker shortest, the defender longest, futile
+    /// interpositions not counted), with --first the attacker's checks and the defender's
+    /// longest resistance found in the first proof. Every line printed has been replayed:
+    /// each attacker move checks and the last position is checkmate (or, futile
+    /// interpositions not counted, mated by that convention). With
     /// --json, one JSON object per line: sfen, verdict, plies (null unless mate), moves
     /// (USI list, empty unless mate), line_minimax (whether the line is planned by minimax
     /// over the proofs, so its length is at least the shortest mate's; null unless mate),
+    /// shortest (the proved length; null with --first or when a limit cut the proof), cut,
     /// nodes, and game, pieces (the proof pieces of a
     /// mate, the disproof pieces of a no-mate), exact_hits, superior_hits, table_fill,
     /// replaced (entries the table's collections removed) and collections.
@@ -69,19 +73,30 @@ pub enum MateCommand {
         /// number of checks: the ablation of docs/BENCHMARKS.md.
         #[arg(long)]
         no_dn_lookahead: bool,
-        /// Prove the shortest mate (the attacker shortest, the defender longest over every
-        /// reply): searches within decreasing depth limits until one finds none
-        /// (docs/METHOD.md §11.4), on one table. The JSON's `shortest` is then the proved
-        /// length, and the line has that length (unless a tiny table and node limit stop the
-        /// walk that builds it: then it is longer); `null` when a search ran out of nodes (the
-        /// line is then the shortest found). 寿 proves 611 and 煙詰 117 with the defaults.
-        #[arg(long)]
+        /// Answer the first mate the search proves, without proving the shortest: the fast
+        /// search, for batch work. Its line is the defender's longest resistance found in
+        /// the proof, at least as long as the shortest mate; `shortest` is then `null`. By
+        /// default the shortest mate is proved (the attacker shortest, the defender longest
+        /// over every reply, futile interpositions not counted: docs/METHOD.md §11.4–§11.5,
+        /// as KomoringHeights' MinLength proves it), by searches within decreasing depth
+        /// limits on one table; the JSON's `shortest` is the proved length and the line has
+        /// it (unless a tiny table and node limit stop the walk that builds it: then it is
+        /// longer), `null` when a search ran out of nodes (the line is then the shortest
+        /// found). 寿 proves 611 and 煙詰 117 with the defaults.
+        #[arg(long, conflicts_with = "shortest")]
+        first: bool,
+        /// Count every legal reply, futile interpositions (無駄合, docs/METHOD.md §11.5)
+        /// included, as KomoringHeights' MinLength does: lengths can be longer. By default a
+        /// defender whose every reply is a drop the checker takes into mate is mated.
+        /// Verdicts are the same either way.
+        #[arg(long, conflicts_with = "futile")]
+        all_interpositions: bool,
+        /// The default since `--first` exists: kept so that scripts that ask for it work.
+        #[arg(long, hide = true)]
         shortest: bool,
-        /// Apply the tsume convention on futile interpositions (無駄合, docs/METHOD.md
-        /// §11.5): a defender whose every reply is a drop the checker takes into mate is
-        /// mated, so the line ends there and the length (with --shortest, the proved
-        /// length) does not count such drops. Verdicts are the same with and without.
-        #[arg(long)]
+        /// The default since `--all-interpositions` exists: kept so that scripts that ask for
+        /// it work.
+        #[arg(long, hide = true)]
         futile: bool,
         /// Write the solution as a KIF game from the problem to this file (Shift_JIS for
         /// a .kif name, UTF-8 otherwise, as KIF's convention has it): one Shogi problem
@@ -97,6 +112,61 @@ pub enum MateCommand {
         /// The positions (the game of each follows from its number of ranks). Without
         /// any, and without --file, one SFEN per line is read from standard input, blank
         /// lines skipped. An empty argument is refused (exit code 1) before any search.
+        #[arg(conflicts_with = "file")]
+        sfens: Vec<String>,
+    },
+    /// Check each problem as a composer would (docs/METHOD.md §11.7): the mate's length under
+    /// the composers' conventions (the attacker shortest, the defender longest, futile
+    /// interpositions not counted), its main line (among equally long defences, one that
+    /// leaves the attacker no pieces in hand), and the flaws: alternative-mate (余詰, another
+    /// check mates within the plies left, at a ply other than the last), shorter-mate (早詰,
+    /// shorter than declared), no-mate (不詰), pieces-left (駒余り), equal-variation (変同),
+    /// longer-variation (the defender resists longer than declared). Another mating check at
+    /// the last move (last-move-alternative) and a free choice of promotion (unlimited) are
+    /// reported as tolerated, not as flaws.
+    ///
+    /// The declared length is --declared N, else the length of the solution a KIF or CSA
+    /// file records, else none. A SFEN input may be followed by ` moves <usi...>`, its
+    /// recorded solution; the main line follows a recorded solution wherever it keeps to
+    /// the proved length.
+    ///
+    /// Output, one line per problem in input order: `<verdict> <length> <declared> <nodes>
+    /// <sfen>`, the verdict `sound`, `flawed`, `no-mate`, `unknown` or `invalid`, `-` for a
+    /// length not proved or not declared, then ` line <moves...>` and, per finding, ` flaw
+    /// <kind>@<ply> <moves,...>` (` tolerated ...` for the tolerated kinds; ` pieces <hand>`
+    /// for pieces-left). With --json, one object per problem: sfen, game, verdict, length,
+    /// declared, main_line, flaws (each kind, flaw, ply, moves, pieces), undecided (questions
+    /// a limit left open), nodes.
+    CheckTsume {
+        /// Print one JSON object per problem.
+        #[arg(long)]
+        json: bool,
+        /// The declared length in plies (odd), for every problem; overrides the files'.
+        #[arg(long, value_name = "N")]
+        declared: Option<u32>,
+        /// Stop a problem's check after this many seconds (what is left open counts as
+        /// undecided); 0 for no limit.
+        #[arg(long, value_name = "S", default_value_t = 0.0)]
+        seconds: f64,
+        /// Give up on one question of a check (is this position mated within m plies?)
+        /// after N nodes (`1e6`, `5_000_000`; 0 for no limit).
+        #[arg(long, value_name = "N", default_value = "1e8",
+              allow_negative_numbers = true,
+              value_parser = crate::options::CountParser::ANY)]
+        nodes: u64,
+        #[command(flatten)]
+        common: CommonArgs,
+        /// Write the main line, with each variation and alternative found as a KIF 変化, to
+        /// this file (Shift_JIS for a .kif name, UTF-8 otherwise): one Shogi problem only.
+        #[arg(long, value_name = "OUT")]
+        kif: Option<PathBuf>,
+        /// Let --kif replace an existing file (never one of the inputs).
+        #[arg(long, requires = "kif")]
+        force: bool,
+        #[command(flatten)]
+        files: FileArgs,
+        /// The problems as SFEN (optionally followed by ` moves <usi...>`); without any,
+        /// and without --file, one a line on standard input.
         #[arg(conflicts_with = "file")]
         sfens: Vec<String>,
     },
@@ -357,8 +427,10 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
             no_tca,
             no_delay,
             no_dn_lookahead,
-            shortest,
-            futile,
+            first,
+            all_interpositions,
+            shortest: _,
+            futile: _,
             kif,
             force,
             files,
@@ -369,23 +441,70 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
                 crate::files::check_output(out, "--kif", force, &inputs)?;
             }
             let (inputs, defender_hand) = files.inputs(&sfens, common.defender_hand)?;
-            let opts = MateOptions {
+            let mode = shogi_cli::MateMode {
+                first,
+                all_interpositions,
+            };
+            let opts = mode.options(MateOptions {
                 max_nodes: shogi_cli::node_limit(nodes),
                 table_entries: common.table_entries(),
                 max_depth: common.max_depth,
                 defender_hand,
                 superiority: !no_superiority,
-                shortest,
                 tca: !no_tca,
                 delay: !no_delay,
                 dn_lookahead: !no_dn_lookahead,
-                futile_interpositions: futile,
-            };
+                ..MateOptions::default()
+            });
             let plan = plan(&inputs, common)?;
             match kif {
                 Some(out) => write_kif(&inputs, &plan, opts, json, &out, force),
                 None => {
                     let worker = move || MateSolvers::new(opts);
+                    run_parallel(&inputs, &plan, worker, json)
+                }
+            }
+        }
+        MateCommand::CheckTsume {
+            json,
+            declared,
+            seconds,
+            nodes,
+            common,
+            kif,
+            force,
+            files,
+            sfens,
+        } => {
+            if let Some(out) = &kif {
+                let inputs: Vec<&Path> = files.file.iter().map(PathBuf::as_path).collect();
+                crate::files::check_output(out, "--kif", force, &inputs)?;
+            }
+            if !(seconds.is_finite() && seconds >= 0.0) {
+                return Err(format!(
+                    "--seconds {seconds}: a number of seconds, 0 or more"
+                ));
+            }
+            let (inputs, defender_hand) = files.inputs(&sfens, common.defender_hand)?;
+            let opts = shogi_mate::CheckOptions {
+                mate: MateOptions {
+                    max_nodes: shogi_cli::node_limit(nodes),
+                    table_entries: common.table_entries(),
+                    max_depth: common.max_depth,
+                    defender_hand,
+                    shortest: true,
+                    futile_interpositions: true,
+                    ..MateOptions::default()
+                },
+                time_limit: (seconds > 0.0).then(|| std::time::Duration::from_secs_f64(seconds)),
+            };
+            let plan = plan(&inputs, common)?;
+            match kif {
+                Some(out) => {
+                    crate::check_cmd::write_kif(&inputs, opts, declared, json, &out, force)
+                }
+                None => {
+                    let worker = move || crate::check_cmd::Checker::new(opts, declared);
                     run_parallel(&inputs, &plan, worker, json)
                 }
             }
@@ -416,11 +535,11 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
 }
 
 /// Solves one position to one output line; each thread owns one.
-trait Worker {
+pub(crate) trait Worker {
     /// Makes the table of `game` now, or says why it cannot be made.
     fn reserve(&mut self, game: GameKind) -> Result<(), String>;
-    /// The text or JSON line for a legal position, or why the SFEN is none.
-    fn line(&mut self, sfen: &str, json: bool) -> Result<String, String>;
+    /// The text or JSON line for a legal position, or why the input is none.
+    fn line(&mut self, input: &Input, json: bool) -> Result<String, String>;
     /// The line for an input that is no legal position.
     fn invalid(&self, sfen: &str, error: &str, json: bool) -> String;
 }
@@ -468,7 +587,7 @@ fn run_parallel<W: Worker>(
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(input) = inputs.get(i) else { break };
-                        let line = worker.line(&input.sfen, json);
+                        let line = worker.line(input, json);
                         if tx.send(Message::Line(i, line)).is_err() {
                             break;
                         }
@@ -513,8 +632,8 @@ impl Worker for MateSolvers {
         MateSolvers::reserve(self, game).map_err(|e| e.to_string())
     }
 
-    fn line(&mut self, sfen: &str, json: bool) -> Result<String, String> {
-        let r = self.solve(sfen).map_err(|e| e.to_string())?;
+    fn line(&mut self, input: &Input, json: bool) -> Result<String, String> {
+        let r = self.solve(&input.sfen).map_err(|e| e.to_string())?;
         Ok(if json { to_json(&r) } else { r.text() })
     }
 
@@ -531,8 +650,8 @@ impl Worker for PassSolvers {
         PassSolvers::reserve(self, game).map_err(|e| e.to_string())
     }
 
-    fn line(&mut self, sfen: &str, json: bool) -> Result<String, String> {
-        let r = self.solve(sfen).map_err(|e| e.to_string())?;
+    fn line(&mut self, input: &Input, json: bool) -> Result<String, String> {
+        let r = self.solve(&input.sfen).map_err(|e| e.to_string())?;
         Ok(if json { to_json(&r) } else { r.text() })
     }
 
@@ -554,12 +673,7 @@ fn write_kif(
     out: &Path,
     force: bool,
 ) -> Result<(), String> {
-    let [input] = inputs else {
-        return Err(format!(
-            "--kif writes one game: give one problem, not {}",
-            inputs.len()
-        ));
-    };
+    let input = one_problem(inputs)?;
     if game_of(&input.sfen) != Some(GameKind::Shogi) {
         return Err(format!(
             "--kif: {} is no Shogi position (KIF has no Mini Shogi board)",
@@ -571,12 +685,7 @@ fn write_kif(
         worker.reserve(game).map_err(|e| e.to_string())?;
     }
     let sfen = input.sfen.clone();
-    let solved = std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn(move || worker.solve(&sfen))
-        .map_err(|e| format!("starting a thread: {e}"))?
-        .join()
-        .map_err(|_| "the search thread failed".to_string())?;
+    let solved = on_solver_stack(move || worker.solve(&sfen))?;
     let record = solved.map_err(|e| format!("{}: {e}", input.place))?;
     let text = if json {
         to_json(&record)
@@ -603,10 +712,33 @@ fn write_kif(
     for m in &record.moves {
         line.push(shogi_core::Move::from_usi::<shogi_core::Shogi>(m).map_err(|e| e.to_string())?);
     }
-    let text = crate::kif::write(&problem, &line);
-    crate::files::write_output(out, "--kif", force, &crate::kif::encode_for(out, &text))
+    let text = shogi_record::kif::write(&problem, &line);
+    crate::files::write_output(out, "--kif", force, &shogi_record::encode_for(out, &text))
 }
 
-fn to_json(record: &impl Serialize) -> String {
+/// The one input of a command that writes one KIF game (`--kif`).
+pub(crate) fn one_problem(inputs: &[Input]) -> Result<&Input, String> {
+    match inputs {
+        [input] => Ok(input),
+        _ => Err(format!(
+            "--kif writes one game: give one problem, not {}",
+            inputs.len()
+        )),
+    }
+}
+
+/// Runs `f` on a thread with a solver's stack ([`STACK`]): deep lines recurse deeply.
+pub(crate) fn on_solver_stack<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(f)
+        .map_err(|e| format!("starting a thread: {e}"))?
+        .join()
+        .map_err(|_| "the search thread failed".to_string())
+}
+
+pub(crate) fn to_json(record: &impl Serialize) -> String {
     serde_json::to_string(record).unwrap_or_default()
 }

@@ -169,3 +169,122 @@ impl PassRecord {
         )
     }
 }
+
+/// One finding of `check-tsume --json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FlawRecord {
+    /// `alternative-mate`, `shorter-mate`, `no-mate`, `pieces-left`, `equal-variation`,
+    /// `longer-variation`, or the tolerated `last-move-alternative` and `unlimited`.
+    pub kind: &'static str,
+    /// Whether it makes the problem flawed (`false` for the tolerated kinds).
+    pub flaw: bool,
+    /// The ply of the main line where it shows, from 1 (0: the problem as a whole).
+    pub ply: u32,
+    /// The moves that show it in USI, played from the position before that ply.
+    pub moves: Vec<String>,
+    /// For `pieces-left`, the pieces left in the attacker's hand, as a SFEN hand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pieces: Option<String>,
+}
+
+/// One line of `check-tsume --json`: the report of docs/METHOD.md §11.7 on one problem.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TsumeRecord {
+    /// The problem's position as SFEN.
+    pub sfen: String,
+    /// `shogi` or `mini`; empty for an invalid input.
+    pub game: &'static str,
+    /// `sound`, `flawed`, `no-mate`, `unknown`, or `invalid` for an input that is no
+    /// problem.
+    pub verdict: &'static str,
+    /// The proved length under the conventions, in plies; `null` unless proved.
+    pub length: Option<u32>,
+    /// The declared length (`--declared`, or the length of the file's recorded solution).
+    pub declared: Option<u32>,
+    /// The main line in USI.
+    pub main_line: Vec<String>,
+    /// The findings, by ply.
+    pub flaws: Vec<FlawRecord>,
+    /// Questions a limit left undecided.
+    pub undecided: u32,
+    /// Nodes searched, all questions together.
+    pub nodes: u64,
+    /// Why the input is no problem.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl TsumeRecord {
+    /// The record of the report `r` on the problem `sfen` of game `G`.
+    pub fn new<G: Game>(sfen: &str, r: &shogi_mate::Report) -> Self {
+        let usi = |moves: &[shogi_core::Move]| moves.iter().map(|m| m.to_usi::<G>()).collect();
+        TsumeRecord {
+            sfen: sfen.to_string(),
+            game: G::NAME,
+            verdict: r.verdict.name(),
+            length: r.length,
+            declared: r.declared,
+            main_line: usi(&r.main_line),
+            flaws: r
+                .flaws
+                .iter()
+                .map(|f| FlawRecord {
+                    kind: f.kind.name(),
+                    flaw: f.kind.is_flaw(),
+                    ply: f.ply,
+                    moves: usi(&f.moves),
+                    pieces: f.pieces.as_ref().map(|h| PackedHand::new(h).to_string()),
+                })
+                .collect(),
+            undecided: r.undecided,
+            nodes: r.nodes,
+            error: None,
+        }
+    }
+
+    /// The record of an input that is no problem.
+    pub fn invalid(sfen: &str, error: &str) -> Self {
+        TsumeRecord {
+            sfen: sfen.to_string(),
+            game: "",
+            verdict: "invalid",
+            length: None,
+            declared: None,
+            main_line: Vec::new(),
+            flaws: Vec::new(),
+            undecided: 0,
+            nodes: 0,
+            error: Some(error.to_string()),
+        }
+    }
+
+    /// The text line: `<verdict> <length> <declared> <nodes> <sfen>`, `-` for what is
+    /// missing, then `line <moves...>` for a mate and `flaw <kind>@<ply> <moves...>` (or
+    /// `tolerated ...`) for each finding, the moves joined by commas.
+    pub fn text(&self) -> String {
+        let n = |v: Option<u32>| v.map_or("-".to_string(), |p| p.to_string());
+        let mut s = format!(
+            "{} {} {} {} {}",
+            self.verdict,
+            n(self.length),
+            n(self.declared),
+            self.nodes,
+            self.sfen
+        );
+        if !self.main_line.is_empty() {
+            s.push_str(" line ");
+            s.push_str(&self.main_line.join(" "));
+        }
+        for f in &self.flaws {
+            let what = if f.flaw { "flaw" } else { "tolerated" };
+            s.push_str(&format!(" {what} {}@{}", f.kind, f.ply));
+            if let Some(p) = &f.pieces {
+                s.push_str(&format!(" pieces {p}"));
+            } else if !f.moves.is_empty() {
+                s.push(' ');
+                s.push_str(&f.moves.join(","));
+            }
+        }
+        s
+    }
+}

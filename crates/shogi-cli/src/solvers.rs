@@ -21,6 +21,33 @@ pub fn table_entries(mib: u64) -> usize {
     )
 }
 
+/// Which mate a front end answers: the one rule for `mate`, USI's `go mate` and Python's
+/// `mate()`, so that they cannot differ in what they answer by default.
+///
+/// The default is what a tsume user expects and KomoringHeights answers: the proved
+/// shortest mate under the composers' conventions (docs/METHOD.md §11.4, §11.5, §11.7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MateMode {
+    /// Answer the first mate proved, without proving the shortest: the fast search, for
+    /// batch work (`mate --first`, USI `ShortestMate false`, Python `first=True`).
+    pub first: bool,
+    /// Count every legal reply, futile interpositions (無駄合) included
+    /// (`mate --all-interpositions`, USI `FutileInterpositions false`, Python
+    /// `all_interpositions=True`).
+    pub all_interpositions: bool,
+}
+
+impl MateMode {
+    /// `opts` searching this mode's mate; its limits, table and refinements kept.
+    pub fn options(self, opts: MateOptions) -> MateOptions {
+        MateOptions {
+            shortest: !self.first,
+            futile_interpositions: !self.all_interpositions,
+            ..opts
+        }
+    }
+}
+
 /// A transposition table that could not be allocated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableError {
@@ -373,6 +400,33 @@ mod tests {
             small.solve("9/9 b - 1"),
             Err(SolveError::Position(_))
         ));
+    }
+
+    /// Every front end's default is the proved shortest mate under the composers'
+    /// conventions, and each option turns off one of the two, the limits kept.
+    #[test]
+    fn the_default_mate_is_the_proved_shortest_under_the_conventions() {
+        let limits = MateOptions {
+            max_nodes: 77,
+            table_entries: 1 << 12,
+            shortest: false,
+            ..MateOptions::default()
+        };
+        let o = MateMode::default().options(limits);
+        assert!(o.shortest && o.futile_interpositions);
+        assert_eq!((o.max_nodes, o.table_entries), (77, 1 << 12));
+        let first = MateMode {
+            first: true,
+            ..MateMode::default()
+        }
+        .options(limits);
+        assert!(!first.shortest && first.futile_interpositions);
+        let every = MateMode {
+            all_interpositions: true,
+            ..MateMode::default()
+        }
+        .options(limits);
+        assert!(every.shortest && !every.futile_interpositions);
     }
 
     /// An allocation stopped half way is kept and finished by the next call.

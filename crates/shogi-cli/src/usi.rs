@@ -10,7 +10,7 @@
 //! an `info string` naming what is wrong, never a crash or a hang.
 
 use crate::quote::quoted;
-use shogi_cli::{Allocation, MateRecord, MateSolvers, TableError};
+use shogi_cli::{Allocation, MateMode, MateRecord, MateSolvers, TableError};
 use shogi_core::{AnyPosition, Game, GameKind, Position, Relax};
 use shogi_mate::{DefenderHand, MateOptions, SearchControl};
 use std::io::BufRead;
@@ -41,10 +41,9 @@ struct Settings {
     nodes: u64,
     depth: u32,
     defender_hand: DefenderHand,
-    /// Prove the shortest mate before answering (docs/METHOD.md §11.4).
-    shortest: bool,
-    /// The convention on futile interpositions (docs/METHOD.md §11.5).
-    futile: bool,
+    /// `ShortestMate` and `FutileInterpositions`, the mate the command line answers by
+    /// default unless they are set.
+    mode: MateMode,
 }
 
 impl Default for Settings {
@@ -55,26 +54,20 @@ impl Default for Settings {
             depth: shogi_mate::DEFAULT_MAX_DEPTH,
             // A GUI sends the position it shows, hands written out: keep them.
             defender_hand: DefenderHand::Sfen,
-            shortest: false,
-            futile: false,
+            mode: MateMode::default(),
         }
     }
 }
 
 impl Settings {
     fn options(self) -> MateOptions {
-        MateOptions {
+        self.mode.options(MateOptions {
             max_nodes: shogi_cli::node_limit(self.nodes),
             table_entries: shogi_cli::table_entries(self.hash_mb),
             max_depth: self.depth,
             defender_hand: self.defender_hand,
-            superiority: true,
-            shortest: self.shortest,
-            tca: true,
-            delay: true,
-            dn_lookahead: true,
-            futile_interpositions: self.futile,
-        }
+            ..MateOptions::default()
+        })
     }
 }
 
@@ -310,8 +303,15 @@ impl Engine {
             Settings::default().depth
         ));
         send("option name DefenderHand type combo default sfen var sfen var rest");
-        send("option name ShortestMate type check default false");
-        send("option name FutileInterpositions type check default false");
+        let defaults = Settings::default();
+        send(&format!(
+            "option name ShortestMate type check default {}",
+            !defaults.mode.first
+        ));
+        send(&format!(
+            "option name FutileInterpositions type check default {}",
+            !defaults.mode.all_interpositions
+        ));
         send("usiok");
     }
 
@@ -384,16 +384,16 @@ impl Engine {
                 )),
             },
             "ShortestMate" => match value.as_str() {
-                "true" => self.settings.shortest = true,
-                "false" => self.settings.shortest = false,
+                "true" => self.settings.mode.first = false,
+                "false" => self.settings.mode.first = true,
                 _ => info_string(&format!(
                     "setoption ShortestMate: {} is neither `true` nor `false`",
                     quoted(&value)
                 )),
             },
             "FutileInterpositions" => match value.as_str() {
-                "true" => self.settings.futile = true,
-                "false" => self.settings.futile = false,
+                "true" => self.settings.mode.all_interpositions = false,
+                "false" => self.settings.mode.all_interpositions = true,
                 _ => info_string(&format!(
                     "setoption FutileInterpositions: {} is neither `true` nor `false`",
                     quoted(&value)

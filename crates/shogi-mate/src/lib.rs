@@ -2,7 +2,9 @@
 //! transposition table that answers by superiority, and the possible pass count of
 //! threatmate and brinkmate search. One generic code path serves both games.
 //!
-//! The method is written up in docs/METHOD.md §11–§13 of the repository.
+//! The method is written up in docs/METHOD.md §11–§13 of the repository. [`check`] reads a
+//! composed problem as a composer would (§11.7): its length under the composers'
+//! conventions, its main line, and its flaws (余詰, 早詰, 不詰, 駒余り, 変同).
 //!
 //! ```
 //! use shogi_core::{Position, Shogi};
@@ -57,6 +59,9 @@ mod search;
 mod shortest;
 mod solver;
 
+// A composed problem checked against the composers' conventions.
+mod soundness;
+
 pub use control::{SearchControl, CHECK_INTERVAL};
 pub use defender::{with_defender_hand, DefenderHand};
 pub use hand::PackedHand;
@@ -68,6 +73,9 @@ pub use options::{
 };
 pub use pass::PassSolver;
 pub use solver::Solver;
+pub use soundness::{
+    check, check_with, CheckError, CheckOptions, Flaw, FlawKind, Problem, Report, Soundness,
+};
 pub use table::{Hit, Probe, Table, TableBuilder, TableStats};
 pub use verify::{verify_line, verify_line_with, LineError};
 

@@ -5,7 +5,7 @@ use crate::args::{opt_count, opt_int_in, to_py};
 use crate::interrupt::interruptible_search;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use shogi_cli::{MateSolvers, PassSolvers};
+use shogi_cli::{MateMode, MateSolvers, PassSolvers};
 use shogi_mate::{Defense, MateOptions, PassOptions, SearchControl};
 
 /// The stack of the thread a search runs on: deep lines recurse deeply, and the
@@ -28,35 +28,51 @@ fn search<T: Send>(
 
 /// Searches a position for a checkmate by its side to move (docs/METHOD.md §11–§12) and
 /// returns the dictionary `shogi-count mate --json` prints: `sfen`, `game`, `verdict`
-/// (`mate`, `no-mate` or `unknown`), `plies` (`None` unless mate), `moves` (USI: the
-/// attacker's checks and the defender's longest resistance found in the proof; empty
-/// unless mate), `nodes`, `pieces` (proof pieces of a mate, disproof pieces of a no-mate),
-/// `exact_hits`, `superior_hits`, `table_fill`, `replaced`, `collections`.
+/// (`mate`, `no-mate` or `unknown`), `plies` (`None` unless mate), `moves` (USI; empty
+/// unless mate), `line_minimax`, `shortest`, `cut`, `nodes`, `pieces` (proof pieces of a
+/// mate, disproof pieces of a no-mate), `exact_hits`, `superior_hits`, `table_fill`,
+/// `replaced`, `collections`.
+///
+/// By default, as the command line and USI's `go mate`, the answer is the proved shortest
+/// mate under the composers' conventions (the attacker shortest, the defender longest,
+/// futile interpositions not counted): `shortest` is its proved length, `None` when a
+/// limit cut the proof (`cut` is then true). `first=True` answers the first mate proved,
+/// the fast search for batches, as `--first`; `all_interpositions=True` counts every legal
+/// reply (無駄合 included, §11.5), as `--all-interpositions`. `shortest=True` and
+/// `futile=True`, the earlier names of the defaults, are still accepted (`shortest=False`
+/// is `first=True`, `futile=False` is `all_interpositions=True`); contradicting
+/// `first` or `all_interpositions` is a `ValueError`.
 ///
 /// The attacker may have no king; the defender holds every piece on neither the board
 /// nor the attacker's hand. `nodes` bounds the search (default 100,000,000, as the command
-/// line; 0 for no limit; an int, or a count as text such as `"1e6"`); the depth limit is the command line's too (4,096 plies); `shortest=True` proves
-/// the shortest mate, as `--shortest` (its length in `shortest`; `cut` is true when a limit
-/// ended a search, so that a mate's length is not proved); `futile=True` applies the
-/// convention on futile interpositions (無駄合, §11.5), as `--futile`; the table is
-/// shogi-mate's default, 32 MiB (`shogi-count mate --table-mb 32`).
-/// `ValueError` for an input that is no legal position. The GIL is released while
-/// searching.
+/// line; 0 for no limit; an int, or a count as text such as `"1e6"`); the depth limit is
+/// the command line's too (4,096 plies); the table is shogi-mate's default, 32 MiB
+/// (`shogi-count mate --table-mb 32`). `ValueError` for an input that is no legal
+/// position. The GIL is released while searching.
 #[pyfunction]
-#[pyo3(signature = (sfen, nodes=None, shortest=false, futile=false))]
+#[pyo3(signature = (sfen, nodes=None, first=false, all_interpositions=false, shortest=None, futile=None))]
 pub fn mate<'py>(
     py: Python<'py>,
     sfen: &str,
     nodes: Option<&Bound<'py, PyAny>>,
-    shortest: bool,
-    futile: bool,
+    first: bool,
+    all_interpositions: bool,
+    shortest: Option<bool>,
+    futile: Option<bool>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut opts = MateOptions {
-        max_nodes: 100_000_000,
-        shortest,
-        futile_interpositions: futile,
-        ..MateOptions::default()
+    let mode = MateMode {
+        first: with_earlier_name(first, "first", shortest, "shortest")?,
+        all_interpositions: with_earlier_name(
+            all_interpositions,
+            "all_interpositions",
+            futile,
+            "futile",
+        )?,
     };
+    let mut opts = mode.options(MateOptions {
+        max_nodes: 100_000_000,
+        ..MateOptions::default()
+    });
     if let Some(n) = opt_count(nodes, "nodes")? {
         opts.max_nodes = shogi_cli::node_limit(n);
     }
@@ -66,6 +82,25 @@ pub fn mate<'py>(
         solvers.solve(sfen).map_err(|e| e.to_string())
     })?;
     to_py(py, &record)
+}
+
+/// The switch `flag` (named `name`) given either itself or by its earlier, opposite name
+/// `earlier` (`shortest=False` is `first=True`), kept so that scripts written for it
+/// still work; both given and contradicting each other is an error naming both.
+fn with_earlier_name(
+    flag: bool,
+    name: &str,
+    earlier: Option<bool>,
+    earlier_name: &str,
+) -> PyResult<bool> {
+    match earlier {
+        None => Ok(flag),
+        Some(e) if !e || !flag => Ok(!e || flag),
+        Some(_) => Err(PyValueError::new_err(format!(
+            "{name}=True and {earlier_name}=True contradict each other: {name}=True is \
+             {earlier_name}=False"
+        ))),
+    }
 }
 
 /// The possible pass count of a position for its side to move (docs/METHOD.md §13): how

@@ -79,14 +79,30 @@ def test_mate_agrees_with_the_cli(cli):
         assert list(ours) == list(line)
         verdicts.add(ours["verdict"])
     assert {"mate", "no-mate"} <= verdicts
-    # The shortest mate, identically.
-    (line,) = json_lines(cli("mate", "--json", "--table-mb", "32", "--shortest", sfens[0]))
-    assert sc.mate(sfens[0], shortest=True) == line
-    # The convention on futile interpositions, identically: a mate in 1 with it.
+    # The fast first proof, identically, and longer than the proved shortest on some input.
+    longer = 0
+    for sfen in sfens[:12]:
+        (line,) = json_lines(cli("mate", "--json", "--table-mb", "32", "--first", sfen))
+        assert sc.mate(sfen, first=True) == line
+        assert sc.mate(sfen, shortest=False) == line
+        shortest = sc.mate(sfen)
+        if line["verdict"] == "mate":
+            assert line["shortest"] is None and shortest["shortest"] == shortest["plies"]
+            assert line["plies"] >= shortest["plies"]
+            longer += line["plies"] > shortest["plies"]
+    assert longer > 0
+    # Every reply counted, identically: the convention on futile interpositions makes this
+    # a mate in 1, and counting the futile drops a longer one.
     futile = "8k/8p/6P2/9/9/9/9/9/B8 b - 1"
-    (line,) = json_lines(cli("mate", "--json", "--table-mb", "32", "--shortest", "--futile", futile))
-    assert sc.mate(futile, shortest=True, futile=True) == line
-    assert line["shortest"] == 1
+    assert sc.mate(futile)["shortest"] == 1
+    (line,) = json_lines(cli("mate", "--json", "--table-mb", "32", "--all-interpositions", futile))
+    assert sc.mate(futile, all_interpositions=True) == line
+    assert sc.mate(futile, futile=False) == line
+    assert line["shortest"] > 1
+    # The earlier names of the defaults still give them.
+    assert sc.mate(futile, shortest=True, futile=True) == sc.mate(futile)
+    with pytest.raises(ValueError, match="first=True and shortest=True"):
+        sc.mate(futile, first=True, shortest=True)
     # A node limit makes unknowns, identically.
     (line,) = json_lines(cli("mate", "--json", "--table-mb", "32", "--nodes", "5", sfens[-1]))
     assert sc.mate(sfens[-1], nodes=5) == line

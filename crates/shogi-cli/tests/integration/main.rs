@@ -5,6 +5,7 @@
 //! whole dependency graph, and the first `cargo test` pays for each (docs/BENCHMARKS.md,
 //! "The first `cargo test`").
 
+mod check_tsume;
 mod common;
 mod estimate_cmds;
 mod estimate_files;

@@ -218,11 +218,19 @@ fn pass_count_json_has_the_contract_fields() {
 }
 
 /// `pass-count --max-passes 0` is the mate search itself (docs/METHOD.md §13): the same
-/// verdicts and the same nodes as `mate`, and a proved count's move the line's first.
+/// verdicts and the same nodes as `mate`'s first proof with every reply counted, and a
+/// proved count's move the line's first.
 #[test]
 fn a_pass_count_of_zero_searches_as_mate_does() {
     let positions = [MATE3, MATE7, NO_ATTACKER_KING, THREAT, START];
-    let mut mate = vec!["mate", "--json", "--threads", "1"];
+    let mut mate = vec![
+        "mate",
+        "--json",
+        "--first",
+        "--all-interpositions",
+        "--threads",
+        "1",
+    ];
     mate.extend(positions);
     let mut pc = vec![
         "pass-count",
@@ -352,8 +360,8 @@ fn threads_and_tables_fit_in_the_memory_the_process_can_get() {
 fn futile_interpositions_end_the_line_where_the_convention_says() {
     // The discovered bishop check of docs/METHOD.md §11.5: seven futile drops.
     let sfen = "8k/8p/6P2/9/9/9/9/9/B8 b - 1";
-    for (flag, plies) in [(Some("--futile"), 1), (None, 15)] {
-        let mut args = vec!["mate", "--json", "--shortest", sfen];
+    for (flag, plies) in [(None, 1), (Some("--all-interpositions"), 15)] {
+        let mut args = vec!["mate", "--json", sfen];
         args.extend(flag);
         let (ok, out, _) = run(&args);
         assert!(ok);

@@ -116,13 +116,19 @@ fn a_gui_dialogue_solves_the_problems_stops_and_survives_garbage() {
             "{hello:?}"
         );
     }
+    // A tsume user's defaults: the proved shortest mate, futile interpositions not counted.
+    for option in ["ShortestMate", "FutileInterpositions"] {
+        let line = format!("option name {option} type check default true");
+        assert!(hello.contains(&line), "{hello:?}");
+    }
     e.send(b"setoption name USI_Hash value 16");
     e.send(b"setoption name NodesLimit value 0");
     e.send(b"isready");
     e.until("readyok");
     e.send(b"usinewgame");
 
-    // Mates: every line replays from the problem to checkmate.
+    // Mates: every line replays from the problem to checkmate, or, futile interpositions
+    // not counted by default, to a defender mated by that convention.
     for sfen in problems("shogi_mates.tsv", 20) {
         let (answer, _) = e.solve(&sfen, "go mate infinite");
         let moves: Vec<&str> = answer.split_whitespace().collect();
@@ -137,12 +143,15 @@ fn a_gui_dialogue_solves_the_problems_stops_and_survives_garbage() {
             pos.play_usi(m)
                 .unwrap_or_else(|err| panic!("{sfen}: {m}: {err}"));
         }
-        assert!(pos.is_checkmate(), "{sfen}: {answer}");
+        assert!(
+            shogi_mate::futile::mated_with_futile_drops(&pos),
+            "{sfen}: {answer}"
+        );
         let line: Vec<_> = moves
             .iter()
             .map(|m| shogi_core::Move::from_usi::<Shogi>(m).unwrap())
             .collect();
-        shogi_mate::verify_line(&root, &line).unwrap();
+        shogi_mate::verify_line_with(&root, &line, true).unwrap();
     }
     // No-mates.
     for sfen in problems("shogi_nomates.tsv", 30) {

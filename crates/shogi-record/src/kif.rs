@@ -1,51 +1,33 @@
-//! KIF problem files (Kakinoki's format, which ShogiGUI, Shogidokoro, ShogiHome and Kifu
-//! for Windows read and write): the board diagram with both hands, read into a position, and
-//! a mating line written as a KIF game from the problem.
+//! KIF files (Kakinoki's format): the board diagram with both hands read into a position,
+//! and a line written as a KIF game from it, with KIF's variations (変化).
 //!
 //! No maintained Rust crate reads KIF board diagrams, so this module does, for what a mate
 //! problem needs: the header lines `key：value` (only `手合割`, the hands and the side to
-//! move mean anything here), the 9x9 diagram (`|` rows, ` ・` for an empty square, `v` for a
-//! White piece), and the moves of the main line (`２四歩(25)`, `同　金(32)`, `５二銀打`,
-//! `２三歩成(24)`, `１二角不成(34)`), each checked for legality. `後手の持駒：残り全部` (or
-//! the attacker's side) gives that side every piece of the game that is neither on the board
-//! nor in the other hand: the convention of mate problems. A KI2 file (`.ki2`) is read for
-//! its diagram and header only: its moves (`▲２六歩`) name no origin square and are left
-//! alone. Mini Shogi has no KIF diagram that GUIs agree on: its problems are SFEN only.
+//! move mean anything to the position; all are kept in [`Record::headers`]), the 9x9 diagram
+//! (`|` rows, ` ・` for an empty square, `v` for a White piece), and the moves of the main
+//! line (`２四歩(25)`, `同　金(32)`, `５二銀打`, `２三歩成(24)`, `１二角不成(34)`), each
+//! checked for legality. `後手の持駒：残り全部` (or the attacker's side) gives that side
+//! every piece of the game that is neither on the board nor in the other hand: the
+//! convention of mate problems. A KI2 file (`.ki2`) is read for its diagram and header
+//! only: its moves (`▲２六歩`) name no origin square and are left alone. Variations after
+//! the main line are not read: a problem's solution is its main line.
 //!
-//! Files are UTF-8 (with or without a byte-order mark) or Shift_JIS (CP932), the encoding of
-//! `.kif` files from Windows programs; [`write()`] writes `.kif` in Shift_JIS and anything
-//! else in UTF-8, as the format's convention has it (`.kifu` is UTF-8).
+//! ```
+//! use shogi_core::{Move, Position, Relax, Shogi};
+//! use shogi_record::kif;
+//!
+//! // The attacker, to move, may have no king.
+//! let sfen = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+//! let problem = Position::<Shogi>::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING).unwrap();
+//! let mate = [Move::from_usi::<Shogi>("G*5b").unwrap()];
+//! let text = kif::write(&problem, &mate);
+//! assert!(text.contains("５二金打"));
+//! let back = kif::read(&text, false).unwrap();
+//! assert_eq!((back.position.to_sfen(), back.moves), (problem.to_sfen(), mate.to_vec()));
+//! ```
 
-use crate::quote::quoted;
-use shogi_core::{
-    Color, Game, Hand, Move, Piece, PieceKind, Position, Relax, Setup, Shogi, Square,
-};
-
-/// A problem read from a file: the starting position, and the moves the file gives after
-/// it (its recorded solution, if any).
-#[derive(Clone, Debug)]
-pub struct Problem {
-    /// The position of the diagram (or of the handicap), hands as the file gives them.
-    pub position: Position<Shogi>,
-    /// The moves of the main line, checked legal one after the other: a file with an
-    /// illegal solution is refused. Only the tests look at them (a written game must read
-    /// back to its line); the search starts from the position.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub moves: Vec<Move>,
-}
-
-/// Text of a KIF or CSA file: UTF-8 when it is, else Shift_JIS.
-pub fn decode(bytes: &[u8]) -> Result<String, String> {
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        return Ok(text.to_string());
-    }
-    let (text, _, bad) = encoding_rs::SHIFT_JIS.decode(bytes);
-    if bad {
-        return Err("the file is neither UTF-8 nor Shift_JIS text".into());
-    }
-    Ok(text.into_owned())
-}
+use crate::{into_position, quoted, Error, Record};
+use shogi_core::{Color, Hand, Move, Piece, PieceKind, Position, Setup, Shogi, Square};
 
 const DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 const NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
@@ -183,45 +165,10 @@ fn square(f: u8, r: u8) -> Option<Square> {
     Square::new::<Shogi>(9 - f, r - 1)
 }
 
-/// Every piece of the game that is neither on the board of `setup` nor in `other`'s hand.
-pub fn rest_of<G: Game>(setup: &Setup<G>, other: Color) -> Result<Hand, String> {
-    let mut without = setup.clone();
-    for kind in PieceKind::HAND {
-        without.set_hand(!other, kind, 0);
-    }
-    let used = without.material();
-    let mut hand = Hand::default();
-    for kind in PieceKind::HAND {
-        let total = G::MATERIAL.get(kind);
-        hand.0[kind.index()] = total.checked_sub(used.get(kind)).ok_or_else(|| {
-            format!(
-                "more pieces of kind {} than the game has, so no rest",
-                kind.letter()
-            )
-        })?;
-    }
-    Ok(hand)
-}
-
-/// The position of a file's setup, with the rest of the pieces given to `rest_for` (the
-/// side whose hand the file writes as "the rest"), if any; the attacker may lack a king.
-pub fn into_problem(
-    mut setup: Setup<Shogi>,
-    rest_for: Option<Color>,
-) -> Result<Position<Shogi>, String> {
-    if let Some(color) = rest_for {
-        let rest = rest_of(&setup, !color)?;
-        for kind in PieceKind::HAND {
-            setup.set_hand(color, kind, rest.count(kind));
-        }
-    }
-    setup
-        .into_position(Relax::ATTACKER_WITHOUT_KING)
-        .map_err(|e| format!("the position is not legal: {}", e.reason()))
-}
-
-/// Reads a KIF (or, with `ki2`, a KI2) file's text. Errors name the line.
-pub fn read(text: &str, ki2: bool) -> Result<Problem, String> {
+/// Reads a KIF (or, with `ki2`, a KI2) file's text ([`crate::decode`] makes it of the
+/// file's bytes). Errors name the line and what is wrong.
+pub fn read(text: &str, ki2: bool) -> Result<Record, Error> {
+    let mut headers = Vec::new();
     let mut setup: Option<Setup<Shogi>> = None;
     let mut hands: [Option<HandSpec>; 2] = [None, None];
     let mut rows: Vec<[Option<Piece>; 9]> = Vec::new();
@@ -230,7 +177,7 @@ pub fn read(text: &str, ki2: bool) -> Result<Problem, String> {
     let lines: Vec<&str> = text.lines().collect();
     for (i, raw) in lines.iter().enumerate() {
         let n = i + 1;
-        let at = |e: String| format!("line {n}: {e}");
+        let at = |e: String| Error::at(n, e);
         let line = raw.trim_end();
         let trimmed = line.trim_start();
         if trimmed.is_empty()
@@ -277,6 +224,7 @@ pub fn read(text: &str, ki2: bool) -> Result<Problem, String> {
         }
         if let Some((key, value)) = trimmed.split_once('：') {
             let value = value.trim_end_matches('　').trim();
+            headers.push((key.trim().to_string(), value.to_string()));
             match key {
                 "先手の持駒" | "下手の持駒" => {
                     hands[0] = Some(parse_hand(value).map_err(|e| at(format!("{key}: {e}")))?)
@@ -316,7 +264,11 @@ pub fn read(text: &str, ki2: bool) -> Result<Problem, String> {
         return Err(at(format!("not a line of KIF: {}", quoted(trimmed))));
     }
     let mut setup = match (setup, rows.len()) {
-        (Some(_), 1..) => return Err("both a diagram and a handicap (手合割) are given".into()),
+        (Some(_), 1..) => {
+            return Err(Error::whole(
+                "both a diagram and a handicap (手合割) are given",
+            ))
+        }
         (Some(s), 0) => s,
         (None, 9) => {
             let mut s = Setup::<Shogi>::empty();
@@ -329,8 +281,8 @@ pub fn read(text: &str, ki2: bool) -> Result<Problem, String> {
             }
             s
         }
-        (None, 0) => return Err("no board diagram and no handicap (手合割)".into()),
-        (None, k) => return Err(format!("the diagram has {k} rows, not 9")),
+        (None, 0) => return Err(Error::whole("no board diagram and no handicap (手合割)")),
+        (None, k) => return Err(Error::whole(format!("the diagram has {k} rows, not 9"))),
     };
     if let Some(side) = side {
         setup.set_side_to_move(side);
@@ -346,18 +298,18 @@ pub fn read(text: &str, ki2: bool) -> Result<Problem, String> {
                 }
             }
             Some(HandSpec::Rest) if rest_for.is_some() => {
-                return Err("both hands are 残り全部: one must be given".into())
+                return Err(Error::whole("both hands are 残り全部: one must be given"))
             }
             Some(HandSpec::Rest) => rest_for = Some(color),
             None => {}
         }
     }
-    let position = into_problem(setup, rest_for)?;
+    let position = into_position(setup, rest_for)?;
     let mut pos = position.clone();
     let mut moves = Vec::new();
     let mut last_to = None;
     for (n, text) in move_lines {
-        match parse_move(&pos, &text, last_to).map_err(|e| format!("line {n}: {e}"))? {
+        match parse_move(&pos, &text, last_to).map_err(|e| Error::at(n, e))? {
             Some(mv) => {
                 pos.play_unchecked(mv);
                 last_to = Some(mv.to());
@@ -366,7 +318,11 @@ pub fn read(text: &str, ki2: bool) -> Result<Problem, String> {
             None => break,
         }
     }
-    Ok(Problem { position, moves })
+    Ok(Record {
+        position,
+        moves,
+        headers,
+    })
 }
 
 fn diagram_row(body: &str) -> Result<[Option<Piece>; 9], String> {
@@ -418,6 +374,8 @@ fn parse_move(
     };
     // The move is one word; the time (`( 0:01/00:00:01)`) and comments follow it.
     let word = body.split_whitespace().next().unwrap_or("");
+    // KIF's mark of a move that has variations (変化) ends the line, after the time if any.
+    let word = word.strip_suffix('+').unwrap_or(word);
     const ENDINGS: [&str; 10] = [
         "詰み",
         "投了",
@@ -506,9 +464,19 @@ fn parse_move(
 /// The KIF text of `problem` with `line` (a mating line from it): the diagram, the moves,
 /// and `詰み`.
 pub fn write(problem: &Position<Shogi>, line: &[Move]) -> String {
+    write_with_variations(problem, line, &[])
+}
+
+/// [`write()`], with `variations` as KIF's 変化 after the main line: each a ply of `line`
+/// (from 1) and the moves played instead from the position before it, in the order given.
+pub fn write_with_variations(
+    problem: &Position<Shogi>,
+    line: &[Move],
+    variations: &[(usize, Vec<Move>)],
+) -> String {
     let mut out = String::new();
     out.push_str(&format!(
-        "# KIF written by shogi-count {}: a mate problem and its solution\n",
+        "# KIF written by shogi-record {}: a mate problem and its solution\n",
         env!("CARGO_PKG_VERSION")
     ));
     out.push_str(&format!(
@@ -540,16 +508,48 @@ pub fn write(problem: &Position<Shogi>, line: &[Move]) -> String {
         out.push_str("後手番\n");
     }
     out.push_str("手数----指手---------消費時間--\n");
-    let mut pos = problem.clone();
-    let mut last_to = None;
-    for (i, &mv) in line.iter().enumerate() {
-        out.push_str(&format!("{:>4} {}\n", i + 1, move_text(&pos, mv, last_to)));
+    let branches: Vec<usize> = variations.iter().map(|v| v.0).collect();
+    moves_text(&mut out, problem, None, 1, line, &branches);
+    out.push_str(&format!("まで{}手で詰み\n", line.len()));
+    // Each variation after the main line, as KIF's 変化 sections: numbered from its ply,
+    // played from the main line's position before that ply.
+    for (k, (ply, moves)) in variations.iter().enumerate() {
+        let mut pos = problem.clone();
+        for &mv in &line[..ply - 1] {
+            pos.play_unchecked(mv);
+        }
+        let last_to = ply.checked_sub(2).map(|i| line[i].to());
+        out.push_str(&format!("\n変化：{ply}手\n"));
+        // A later variation from the same ply branches from this one: KIF marks it.
+        let more = variations[k + 1..].iter().any(|v| v.0 == *ply);
+        let marks = if more { vec![*ply] } else { Vec::new() };
+        moves_text(&mut out, &pos, last_to, *ply, moves, &marks);
+    }
+    out
+}
+
+/// The KIF lines of `moves` from `pos`, numbered from `first`, with KIF's `+` on the plies
+/// in `branches` (a 変化 follows from there), and `詰み` after them.
+fn moves_text(
+    out: &mut String,
+    pos: &Position<Shogi>,
+    mut last_to: Option<Square>,
+    first: usize,
+    moves: &[Move],
+    branches: &[usize],
+) {
+    let mut pos = pos.clone();
+    for (i, &mv) in moves.iter().enumerate() {
+        let ply = first + i;
+        let mark = if branches.contains(&ply) { "+" } else { "" };
+        out.push_str(&format!(
+            "{ply:>4} {}{mark}\n",
+            move_text(&pos, mv, last_to)
+        ));
         last_to = Some(mv.to());
         pos.play_unchecked(mv);
     }
-    out.push_str(&format!("{:>4} 詰み\n", line.len() + 1));
-    out.push_str(&format!("まで{}手で詰み\n", line.len()));
-    out
+    out.push_str(&format!("{:>4} 詰み\n", first + moves.len()));
 }
 
 /// One move in KIF: destination (or `同　`), piece, `成`/`不成`/`打`, origin.
@@ -589,44 +589,47 @@ fn move_text(pos: &Position<Shogi>, mv: Move, last_to: Option<Square>) -> String
     }
 }
 
-/// `text` encoded as the file name asks: Shift_JIS for `.kif`, UTF-8 otherwise.
-pub fn encode_for(path: &std::path::Path, text: &str) -> Vec<u8> {
-    let sjis = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("kif"));
-    if sjis {
-        encoding_rs::SHIFT_JIS.encode(text).0.into_owned()
-    } else {
-        text.as_bytes().to_vec()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const PROBLEM: &str =
-        "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42";
+    use crate::{decode, encode_for};
+    use shogi_core::Relax;
 
     #[test]
     fn a_written_game_reads_back() {
-        let pos = Position::<Shogi>::from_sfen(PROBLEM).unwrap();
-        let line: Vec<Move> = [
-            "B*5g", "4h5h", "6h6i", "5h5i", "5g6h+", "5i4h", "6h5g", "4h5i", "7i6h",
-        ]
-        .iter()
-        .map(|m| Move::from_usi::<Shogi>(m).unwrap())
-        .collect();
+        let (pos, line) = crate::fixture::problem();
         let text = write(&pos, &line);
         let back = read(&text, false).unwrap();
         assert_eq!(
             back.position.to_sfen().rsplit_once(' ').unwrap().0,
-            PROBLEM.rsplit_once(' ').unwrap().0
+            pos.to_sfen().rsplit_once(' ').unwrap().0
         );
         assert_eq!(back.moves, line);
         let sjis = encode_for(std::path::Path::new("x.kif"), &text);
         assert_ne!(sjis, text.as_bytes());
         assert_eq!(decode(&sjis).unwrap(), text);
+    }
+
+    /// Variations follow the main line and are not read back: the record is the main
+    /// line; the header lines are kept in order.
+    #[test]
+    fn variations_are_written_after_the_main_line() {
+        let pos = Position::<Shogi>::from_sfen_with(
+            "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1",
+            Relax::ATTACKER_WITHOUT_KING,
+        )
+        .unwrap();
+        let usi = |m: &str| Move::from_usi::<Shogi>(m).unwrap();
+        let line = [usi("G*5b")];
+        let other = vec![usi("G*4b"), usi("5a4b")];
+        let text = write_with_variations(&pos, &line, &[(1, other)]);
+        assert!(text.contains("変化：1手"), "{text}");
+        assert!(text.contains("   1 ４二金打\n   2 同　玉(51)\n"), "{text}");
+        let back = read(&format!("作者：誰か\n{text}"), false).unwrap();
+        assert_eq!(back.moves, line);
+        assert_eq!(back.declared_length(), Some(1));
+        assert_eq!(back.header("作者"), Some("誰か"));
+        assert_eq!(back.headers[1].0, "後手の持駒");
     }
 
     #[test]
@@ -654,9 +657,12 @@ mod tests {
             ("先手の持駒：なし\n", "no board diagram"),
             ("|・・|一\n", "line 1"),
         ] {
-            let e = read(text, false).unwrap_err();
+            let e = read(text, false).unwrap_err().to_string();
             assert!(e.contains(want), "{text:?}: {e}");
         }
         assert!(decode(b"\xff\xff\xff").is_err());
+        let e = read("手合割：平手\n   1 ７六歩(77)\n   2 ７六歩(77)\n", false).unwrap_err();
+        assert_eq!(e.line(), Some(3));
+        assert!(e.message().contains("no 歩 on 77"), "{e}");
     }
 }
