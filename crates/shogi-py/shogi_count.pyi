@@ -177,6 +177,7 @@ def mate(
     nodes: Optional[_Count] = None,
     shortest: bool = False,
     futile: bool = False,
+    threads: int = 1,
 ) -> dict[str, Any]:
     """A checkmate search by the side to move (df-pn, docs/METHOD.md §11–§12), as
     `shogi-count mate --json --table-mb 32` prints it: `sfen`, `game`, `verdict`
@@ -187,7 +188,8 @@ def mate(
     `shortest=True` proves the shortest mate (`shortest`: its length, or None when a search
     ran out of nodes; `cut` is True when the node limit or Ctrl-C ended a search: the reason
     for `unknown`, or a mate not proved the shortest); `futile=True` applies the convention on futile interpositions
-    (無駄合, docs/METHOD.md §11.5), as `--futile`. The
+    (無駄合, docs/METHOD.md §11.5), as `--futile`; `threads=N` searches with N threads on one
+    table (docs/METHOD.md §11.7; default 1, deterministic; N from 1 to 256). The
     attacker may have no king; the defender holds every piece on neither the board nor
     the attacker's hand."""
 

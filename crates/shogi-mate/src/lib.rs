@@ -43,6 +43,7 @@ mod verify;
 
 // The table and the path.
 mod history;
+mod slots;
 mod table;
 
 // A node: its children, their first estimates, its outcome once decided.
@@ -56,6 +57,7 @@ mod pass;
 mod search;
 mod shortest;
 mod solver;
+mod threads;
 
 pub use control::{SearchControl, CHECK_INTERVAL};
 pub use defender::{with_defender_hand, DefenderHand};

@@ -38,23 +38,29 @@ fn search<T: Send>(
 /// line; 0 for no limit; an int, or a count as text such as `"1e6"`); the depth limit is the command line's too (4,096 plies); `shortest=True` proves
 /// the shortest mate, as `--shortest` (its length in `shortest`; `cut` is true when a limit
 /// ended a search, so that a mate's length is not proved); `futile=True` applies the
-/// convention on futile interpositions (無駄合, §11.5), as `--futile`; the table is
+/// convention on futile interpositions (無駄合, §11.5), as `--futile`; `threads=N` searches
+/// the position with N threads on one table (§11.7; default 1, deterministic); the table is
 /// shogi-mate's default, 32 MiB (`shogi-count mate --table-mb 32`).
 /// `ValueError` for an input that is no legal position. The GIL is released while
 /// searching.
 #[pyfunction]
-#[pyo3(signature = (sfen, nodes=None, shortest=false, futile=false))]
+#[pyo3(signature = (sfen, nodes=None, shortest=false, futile=false, threads=1))]
 pub fn mate<'py>(
     py: Python<'py>,
     sfen: &str,
     nodes: Option<&Bound<'py, PyAny>>,
     shortest: bool,
     futile: bool,
+    threads: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if !(1..=256).contains(&threads) {
+        return Err(PyValueError::new_err("threads: a number from 1 to 256"));
+    }
     let mut opts = MateOptions {
         max_nodes: 100_000_000,
         shortest,
         futile_interpositions: futile,
+        threads,
         ..MateOptions::default()
     };
     if let Some(n) = opt_count(nodes, "nodes")? {
