@@ -179,6 +179,7 @@ def mate(
     all_interpositions: bool = False,
     shortest: Optional[bool] = None,
     futile: Optional[bool] = None,
+    threads: int = 1,
 ) -> dict[str, Any]:
     """A checkmate search by the side to move (df-pn, docs/METHOD.md §11–§12), as
     `shogi-count mate --json --table-mb 32` prints it: `sfen`, `game`, `verdict`
@@ -193,7 +194,8 @@ def mate(
     `--all-interpositions`. `shortest=True` and `futile=True`, the earlier names of the
     defaults, are still accepted (`shortest=False` is `first=True`, `futile=False` is
     `all_interpositions=True`); contradicting `first` or `all_interpositions` raises
-    ValueError. `nodes` bounds the search (default 100,000,000, as the command line). The
+    ValueError. `threads=N` searches with N threads on one table (docs/METHOD.md §11.8;
+    default 1, deterministic; N from 1 to 256). `nodes` bounds the search (default 100,000,000, as the command line). The
     attacker may have no king; the defender holds every piece on neither the board nor
     the attacker's hand."""
 

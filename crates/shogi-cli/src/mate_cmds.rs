@@ -266,6 +266,9 @@ pub struct CommonArgs {
     /// Spread the positions over T threads (default: every core this process may use).
     /// Never more threads than cores or positions. Each thread has its own table,
     /// cleared for every position, so the answer for a position does not depend on T.
+    /// For `mate`, threads asked for beyond the positions search each position together
+    /// (docs/METHOD.md §11.8): `--threads 2` on one position runs two threads on its one
+    /// table, the second a helper; verdicts are the same, node counts (all threads') vary.
     ///
     /// The tables must fit: before any is made, threads × tables (one per game among the
     /// positions) is checked against the memory available (MemAvailable, and the
@@ -283,7 +286,8 @@ pub struct CommonArgs {
     defender_hand: Option<DefenderHand>,
     /// Transposition table size per thread, in MiB (32-byte entries, as many as fit), at
     /// most 4096: each thread allocates its table up front, one per
-    /// game when the positions are of both.
+    /// game when the positions are of both; the threads that search one position together
+    /// share one.
     #[arg(long, value_name = "MIB", default_value_t = 64,
           value_parser = clap::value_parser!(u64).range(1..=4096))]
     table_mb: u64,
@@ -338,10 +342,12 @@ fn game_of(sfen: &str) -> Option<GameKind> {
     }
 }
 
-/// How a run is spread: the threads, and the games each thread makes a table for.
+/// How a run is spread: the threads, the games each thread makes a table for, and the
+/// threads that search each position (the thread and its helpers).
 struct Plan {
     threads: usize,
     games: Vec<GameKind>,
+    per_position: usize,
 }
 
 /// Chooses the threads (the request or every core, at most the cores and the positions)
@@ -366,8 +372,17 @@ fn plan(inputs: &[crate::inputs::Input], common: CommonArgs) -> Result<Plan, Str
     let (memory, space) = thread_need(tables);
     let room = crate::memory::room();
     let fit = usize::try_from(threads_that_fit(tables, room)).unwrap_or(usize::MAX);
+    // Threads asked for beyond the positions help search them (a helper shares its
+    // thread's tables); without --threads, one thread a position.
+    let per_position = common
+        .threads
+        .map_or(1, |t| (t.min(cores) / threads).max(1));
     if fit >= threads {
-        return Ok(Plan { threads, games });
+        return Ok(Plan {
+            threads,
+            games,
+            per_position,
+        });
     }
     if fit >= 1 && common.threads.is_none() {
         note!(
@@ -377,6 +392,7 @@ fn plan(inputs: &[crate::inputs::Input], common: CommonArgs) -> Result<Plan, Str
         return Ok(Plan {
             threads: fit,
             games,
+            per_position,
         });
     }
     // Say what was asked, against the bound that refuses it: one thread when none fits.
@@ -457,6 +473,10 @@ pub fn run(cmd: MateCommand) -> Result<(), String> {
                 ..MateOptions::default()
             });
             let plan = plan(&inputs, common)?;
+            let opts = MateOptions {
+                threads: plan.per_position,
+                ..opts
+            };
             match kif {
                 Some(out) => write_kif(&inputs, &plan, opts, json, &out, force),
                 None => {

@@ -33,6 +33,10 @@ const INFO_INTERVAL: Duration = Duration::from_millis(500);
 /// The largest `USI_Hash`, in MiB: the bound of `mate --table-mb`.
 const MAX_HASH_MB: u64 = 4096;
 
+/// The most threads `Threads` gives one search: they share its table, each with a stack and
+/// a path of its own.
+const MAX_THREADS: u64 = 256;
+
 /// The settings of `setoption`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Settings {
@@ -44,6 +48,8 @@ struct Settings {
     /// `ShortestMate` and `FutileInterpositions`, the mate the command line answers by
     /// default unless they are set.
     mode: MateMode,
+    /// Threads searching the position (docs/METHOD.md §11.8).
+    threads: usize,
 }
 
 impl Default for Settings {
@@ -55,6 +61,7 @@ impl Default for Settings {
             // A GUI sends the position it shows, hands written out: keep them.
             defender_hand: DefenderHand::Sfen,
             mode: MateMode::default(),
+            threads: 1,
         }
     }
 }
@@ -66,6 +73,7 @@ impl Settings {
             table_entries: shogi_cli::table_entries(self.hash_mb),
             max_depth: self.depth,
             defender_hand: self.defender_hand,
+            threads: self.threads,
             ..MateOptions::default()
         })
     }
@@ -293,7 +301,9 @@ impl Engine {
             Settings::default().hash_mb
         ));
         // One df-pn search is one thread: the option says so rather than being ignored.
-        send("option name Threads type spin default 1 min 1 max 1");
+        send(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
         send(&format!(
             "option name NodesLimit type spin default 0 min 0 max {}",
             i64::MAX
@@ -359,10 +369,8 @@ impl Engine {
                 }
             }
             "Threads" => {
-                if let Some(v) = spin(1, 1 << 16) {
-                    if v != 1 {
-                        info_string("Threads: a mate search runs on one thread; 1 is used");
-                    }
+                if let Some(v) = spin(1, MAX_THREADS) {
+                    self.settings.threads = v as usize;
                 }
             }
             "NodesLimit" => {

@@ -42,6 +42,12 @@ impl PackedHand {
         PackedHand(bits)
     }
 
+    /// The hand whose raw bits are `bits` (as [`PackedHand::bits`] gave them).
+    #[inline(always)]
+    pub(crate) const fn from_bits(bits: u32) -> PackedHand {
+        PackedHand(bits)
+    }
+
     /// The raw bits (the fields, guard bits clear).
     #[inline(always)]
     pub const fn bits(self) -> u32 {

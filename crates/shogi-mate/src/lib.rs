@@ -45,6 +45,7 @@ mod verify;
 
 // The table and the path.
 mod history;
+mod slots;
 mod table;
 
 // A node: its children, their first estimates, its outcome once decided.
@@ -58,6 +59,7 @@ mod pass;
 mod search;
 mod shortest;
 mod solver;
+mod threads;
 
 // A composed problem checked against the composers' conventions.
 mod soundness;

@@ -85,6 +85,18 @@ pub(crate) fn widen(second: u32) -> u32 {
     w.min(INF as u64 - 1) as u32
 }
 
+/// The second-best number `second` as a helper thread with spread `k` sees it
+/// (docs/METHOD.md §11.8): `1 + 2^-k` times larger, so that the helper's thresholds are
+/// wider than the first thread's; unchanged for `k = 0`.
+#[inline]
+pub(crate) fn spread(second: u32, k: u32) -> u32 {
+    if k == 0 || k >= 32 {
+        second
+    } else {
+        second.saturating_add(second >> k)
+    }
+}
+
 /// The threshold passed to the child searched at a node whose own number is `own` against
 /// threshold `th`: the child may grow until the node reaches its threshold.
 #[inline]
@@ -202,5 +214,16 @@ mod tests {
             child_thresholds(false, (20, 10), (9, 2), (4, 2), 4),
             (15, 6)
         );
+    }
+
+    /// A helper's spread widens the second-best number, never past infinity; no spread is
+    /// the first thread's number.
+    #[test]
+    fn the_spread_widens_the_second_best_number() {
+        assert_eq!(spread(100, 0), 100);
+        assert_eq!(spread(100, 1), 150);
+        assert_eq!(spread(100, 2), 125);
+        assert_eq!(spread(INF, 1), INF);
+        assert_eq!(spread(7, 40), 7);
     }
 }

@@ -49,6 +49,10 @@ pub struct MateOptions {
     /// mated. Verdicts never change; mate lengths (and lines) can be shorter. Off: every
     /// legal reply counts, as in KomoringHeights' MinLength.
     pub futile_interpositions: bool,
+    /// Threads searching each position (docs/METHOD.md §11.8): the first finds the answer,
+    /// the others help it through the shared table. With 1 (the default) the search is
+    /// deterministic; with more, node counts (the threads' total) vary from run to run.
+    pub threads: usize,
 }
 
 impl Default for MateOptions {
@@ -64,6 +68,7 @@ impl Default for MateOptions {
             delay: true,
             dn_lookahead: true,
             futile_interpositions: false,
+            threads: 1,
         }
     }
 }

@@ -13,7 +13,7 @@ use crate::hand::PackedHand;
 use crate::history::{History, RepTable};
 use crate::keys::Keys;
 use crate::node::{Defense, Node};
-use crate::numbers::{aggregate_numbers, child_thresholds, INF};
+use crate::numbers::{aggregate_numbers, child_thresholds, spread, INF};
 use crate::options::MateOptions;
 use crate::outcome::{Outcome, ANY_DEPTH, NO_REP};
 use crate::proof::Rules;
@@ -53,7 +53,15 @@ pub(crate) struct Search<G: Game> {
     pub proved_by: Option<Move>,
     /// The look-ahead numbers of the positions met.
     ahead: LookAhead,
-    _game: core::marker::PhantomData<G>,
+    /// Whether other threads search this problem on the same table (docs/METHOD.md
+    /// §11.8): a node then looks all its children up again before each choice, since the
+    /// others may have decided them.
+    pub shared: bool,
+    /// A helper thread's spread `k` (0 for the first thread): it takes the second-best
+    /// child's number as `1 + 2^-k` times larger, so that it stays longer in a child than
+    /// the first thread would and the two part ways.
+    pub spread: u32,
+    _game: core::marker::PhantomData<fn() -> G>,
 }
 
 impl<G: Game> Search<G> {
@@ -75,6 +83,8 @@ impl<G: Game> Search<G> {
             defense: Defense::None,
             proved_by: None,
             ahead,
+            shared: false,
+            spread: 0,
             _game: core::marker::PhantomData,
         }
     }
@@ -241,6 +251,21 @@ impl<G: Game> Search<G> {
         self.children[i].out = out;
     }
 
+    /// Looks child `i` up in the table again, if it is open, for what other threads have
+    /// found since its refresh (docs/METHOD.md §11.8): only the table, since nothing else
+    /// that decides a child changes while its parent is on the path.
+    #[inline]
+    fn reprobe(&mut self, i: usize, remaining: u16) {
+        let c = self.children[i];
+        if c.out.is_final() {
+            return;
+        }
+        let p = self.table.probe(c.key, c.hand, remaining);
+        if p.hit != Hit::Miss {
+            self.children[i].out = Outcome::from_probe(p);
+        }
+    }
+
     /// The multiple-iterative-deepening step of df-pn at node `node` of `pos` (depth
     /// `depth` on the path, the root at 1): searches until its proof number reaches `th_pn`
     /// or its disproof number `th_dn`, stores the result and returns it.
@@ -299,11 +324,16 @@ impl<G: Game> Search<G> {
             // node's children between searches). Others may meanwhile have been decided
             // through transpositions below: their numbers are then stale until the next
             // entry, which costs the search time, never soundness (a stale number is an
-            // open one; final results do not change while the node is on the path).
+            // open one; final results do not change while the node is on the path). With
+            // other threads at work, every child is looked up again.
             for i in start..end {
                 match searched {
                     Some((j, out)) if j == i => self.children[i].out = out,
-                    Some((j, _)) if self.children[i].after != Some(j as u32) => {}
+                    Some((j, _)) if self.children[i].after != Some(j as u32) => {
+                        if self.shared {
+                            self.reprobe(i, remaining);
+                        }
+                    }
                     _ => self.refresh(pos, or_node, i, remaining, depth),
                 }
             }
@@ -344,7 +374,7 @@ impl<G: Game> Search<G> {
                 (th_pn, th_dn),
                 (pn, dn),
                 (c.out.pn, c.out.dn),
-                node.second,
+                spread(node.second, self.spread),
             );
             if c.fresh {
                 self.tca = self.tca.saturating_sub(1);

@@ -4,13 +4,12 @@
 use crate::control::SearchControl;
 use crate::defender::with_defender_hand;
 use crate::line;
-use crate::node::Node;
-use crate::numbers::INF;
 use crate::options::{MateOptions, MateResult, SearchStats, Verdict};
 use crate::outcome::{Outcome, ANY_DEPTH, NO_REP};
 use crate::search::Search;
 use crate::shortest;
 use crate::table::Table;
+use crate::threads;
 use crate::verify::verify_line_with;
 use shogi_core::{Game, Position};
 use std::collections::TryReserveError;
@@ -164,7 +163,9 @@ impl<G: Game> Solver<G> {
         let s = &mut self.search;
         let root = with_defender_hand(pos, s.opts.defender_hand);
         s.start(&root);
-        let out = s.mid(&root, Node::mate(true), INF, INF, 1);
+        let (out, helpers) = threads::search_root(s, &root);
+        // The nodes of every thread (the first thread's node limit stops them all).
+        s.nodes += helpers;
         let mut result = MateResult {
             verdict: Verdict::Unknown,
             moves: Vec::new(),
@@ -276,5 +277,61 @@ mod tests {
         let r = solver.solve(&p);
         assert_eq!((r.verdict, r.stats.nodes), (Verdict::Unknown, 1));
         assert_eq!(control.nodes(), 1);
+    }
+
+    /// Mates, one with a cycle of checks, and a no-mate: with two threads and with three,
+    /// the verdicts and the shortest lengths of one thread, and the lines are mates.
+    #[test]
+    fn more_threads_answer_as_one_does() {
+        let sfens = [
+            "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42",
+            "l2gkg2l/2s3s2/p1nppp1pp/2p3p2/P4P1P1/4n3P/1PPPG1N2/1BKS2+s2/LN3+r3 w RBgl3p 72",
+            "ln1g3+Rl/2sk1s+P2/2ppppb1p/p1b3p2/8P/P4P3/2PPP1P2/1+r2GS3/LN+p2KGNL w GN2Ps 36",
+            "7+P1/5R1s1/6ks1/9/5L1p1/9/9/9/9 b R2b4g2s4n3l16p 1",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        ];
+        for shortest in [false, true] {
+            let opts = |threads| MateOptions {
+                table_entries: 1 << 14,
+                max_nodes: 2_000_000,
+                shortest,
+                threads,
+                ..MateOptions::default()
+            };
+            let mut one = Solver::<Shogi>::new(opts(1));
+            let mut many = [Solver::<Shogi>::new(opts(2)), Solver::new(opts(3))];
+            for sfen in sfens {
+                let pos = Position::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING).unwrap();
+                let a = one.solve(&pos);
+                for solver in &mut many {
+                    let b = solver.solve(&pos);
+                    assert_eq!(a.verdict, b.verdict, "{sfen}");
+                    assert_eq!(a.shortest, b.shortest, "{sfen}");
+                    if b.verdict == Verdict::Mate {
+                        crate::verify_line(&pos, &b.moves).unwrap();
+                    }
+                }
+            }
+        }
+    }
+
+    /// A stop raised from outside ends the first thread, which stops the helpers.
+    #[test]
+    fn a_stop_ends_every_thread() {
+        let mut solver = Solver::<Shogi>::new(MateOptions {
+            table_entries: 1 << 12,
+            threads: 2,
+            ..MateOptions::default()
+        });
+        let control = SearchControl::new();
+        control.stop();
+        solver.set_control(Some(control));
+        let pos = Position::<Shogi>::from_sfen(
+            "l2gkg2l/2s3s2/p1nppp1pp/2p3p2/P4P1P1/4n3P/1PPPG1N2/1BKS2+s2/LN3+r3 w RBgl3p 72",
+        )
+        .unwrap();
+        let r = solver.solve(&pos);
+        assert_eq!(r.verdict, Verdict::Unknown);
+        assert!(r.cut);
     }
 }

@@ -19,7 +19,18 @@
 //! generation bump.
 
 use crate::hand::PackedHand;
+use crate::slots::{Entry, Gate, Slot};
 use std::collections::TryReserveError;
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::sync::Arc;
+
+mod builder;
+mod collect;
+mod counts;
+pub use builder::TableBuilder;
+#[cfg(test)]
+use collect::{bucket, BUCKETS};
+use counts::{Counts, SharedCounts};
 
 /// The smallest table, in entries.
 const MIN_ENTRIES: usize = 64;
@@ -27,27 +38,6 @@ const MIN_ENTRIES: usize = 64;
 /// The key of a tombstone: a slot whose entry was removed and whose run goes on. Board keys
 /// are odd (the search sets their lowest bit), so no board has it; 0 is an empty slot.
 const TOMBSTONE: u64 = 2;
-
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    /// The board key (odd); 0 for an empty slot, [`TOMBSTONE`] for a removed one.
-    key: u64,
-    /// Proof pieces (proved), disproof pieces (disproved) or the exact hand (open).
-    hand: PackedHand,
-    pn: u32,
-    dn: u32,
-    /// Plies of the mate found (proved entries), or a disproof's depth bound.
-    len: u16,
-    generation: u16,
-    /// Nodes searched below this entry: the garbage collection keeps the most searched.
-    amount: u32,
-}
-
-impl Entry {
-    fn is_final(&self) -> bool {
-        self.pn == 0 || self.dn == 0
-    }
-}
 
 /// What a look-up found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,61 +80,33 @@ pub struct TableStats {
     pub collections: u64,
 }
 
-/// The transposition table of the mate search.
+/// The transposition table of the mate search: a handle on slots that the threads
+/// searching one problem share ([`Table::share`]), with its own counters.
 pub struct Table {
-    entries: Vec<Entry>,
+    shared: Arc<Shared>,
+    /// The current generation (as in [`Shared::generation`], copied for speed).
+    generation: u16,
+    superiority: bool,
+    /// This handle's look-up counters (the collections' are shared).
+    stats: TableStats,
+    /// This handle's changes to the counts of live entries and tombstones, not yet added to
+    /// the shared ones (two threads adding to one count at every store would pass its cache
+    /// line to and fro), and the collections it has seen: a collection recounts, and voids
+    /// the changes.
+    own: Counts,
+}
+
+/// What the handles of one table share.
+struct Shared {
+    entries: Vec<Slot>,
     /// The number of slots less one when it is a power of two (the home slot is then a
     /// mask of the key), else 0.
     mask: usize,
-    generation: u16,
-    superiority: bool,
-    stats: TableStats,
-    /// Live entries of the current generation.
-    used: usize,
-    /// Tombstones of the current generation.
-    tombstones: usize,
-}
-
-/// A [`Table`] being allocated a step at a time ([`Table::builder`]).
-pub struct TableBuilder {
-    entries: Vec<Entry>,
-    slots: usize,
-    superiority: bool,
-}
-
-impl TableBuilder {
-    /// Entries written between two questions to the caller: 2 MiB, a millisecond or two of
-    /// page faults even on a slow machine, so that a stop waits no longer than that.
-    const STEP: usize = 1 << 16;
-
-    /// Fills in the table until it is whole, or until `go_on` (asked before each step)
-    /// answers `false`; whether it is whole. A builder stopped this way can grow again.
-    pub fn grow(&mut self, mut go_on: impl FnMut() -> bool) -> bool {
-        while self.entries.len() < self.slots {
-            if !go_on() {
-                return false;
-            }
-            let n = (self.slots - self.entries.len()).min(Self::STEP);
-            self.entries
-                .resize(self.entries.len() + n, Entry::default());
-        }
-        true
-    }
-
-    /// The bytes written so far and the bytes of the whole table.
-    pub fn progress(&self) -> (usize, usize) {
-        let size = core::mem::size_of::<Entry>();
-        (self.entries.len() * size, self.slots * size)
-    }
-
-    /// The table, once [`TableBuilder::grow`] has made it whole; else the builder back.
-    pub fn finish(self) -> Result<Table, TableBuilder> {
-        if self.entries.len() == self.slots {
-            Ok(Table::with_entries(self.entries, self.superiority))
-        } else {
-            Err(self)
-        }
-    }
+    generation: AtomicU16,
+    /// The pause of the threads for a collection.
+    gate: Gate,
+    /// The counts the handles write, on a cache line of their own.
+    counts: SharedCounts,
 }
 
 impl Table {
@@ -152,7 +114,9 @@ impl Table {
     /// With `superiority` off, look-ups match exact hands only and proofs and disproofs
     /// store the hand itself: the ablation that shows what proof pieces buy.
     pub fn new(entries: usize, superiority: bool) -> Table {
-        Table::with_entries(vec![Entry::default(); Table::slots(entries)], superiority)
+        let mut v = Vec::new();
+        v.resize_with(Table::slots(entries), Slot::default);
+        Table::with_entries(v, superiority)
     }
 
     /// [`Table::new`], but an allocation the process cannot get (an address-space limit,
@@ -161,7 +125,7 @@ impl Table {
         let slots = Table::slots(entries);
         let mut v = Vec::new();
         v.try_reserve_exact(slots)?;
-        v.resize(slots, Entry::default());
+        v.resize_with(slots, Slot::default);
         Ok(Table::with_entries(v, superiority))
     }
 
@@ -181,32 +145,68 @@ impl Table {
         })
     }
 
-    fn with_entries(entries: Vec<Entry>, superiority: bool) -> Table {
+    fn with_entries(entries: Vec<Slot>, superiority: bool) -> Table {
         Table {
-            mask: if entries.len().is_power_of_two() {
-                entries.len() - 1
-            } else {
-                0
-            },
-            entries,
+            shared: Arc::new(Shared {
+                mask: if entries.len().is_power_of_two() {
+                    entries.len() - 1
+                } else {
+                    0
+                },
+                entries,
+                generation: AtomicU16::new(1),
+                gate: Gate::default(),
+                counts: SharedCounts::default(),
+            }),
             generation: 1,
             superiority,
             stats: TableStats::default(),
-            used: 0,
-            tombstones: 0,
+            own: Counts::default(),
         }
+    }
+
+    /// Another handle on this table's slots, for one more thread searching the same
+    /// problem: what either stores, the other finds. A handle counts its own look-ups; it
+    /// takes part in every collection until it is dropped: a collection waits until every
+    /// handle's thread makes a look-up or a store, so a thread that waits for another
+    /// holder of a handle steps out first ([`Table::step_out`]). Clear the table only while
+    /// no other handle is alive.
+    pub fn share(&self) -> Table {
+        self.shared.gate.join();
+        Table {
+            shared: Arc::clone(&self.shared),
+            generation: self.generation,
+            superiority: self.superiority,
+            stats: TableStats::default(),
+            own: Counts {
+                collections: self.shared.counts.collections.load(Relaxed),
+                ..Counts::default()
+            },
+        }
+    }
+
+    /// This handle's thread stops using the table for a while (it waits for the threads of
+    /// other handles to end, say): collections no longer wait for it, and it must make no
+    /// look-up or store until [`Table::step_in`].
+    pub fn step_out(&self) {
+        self.shared.gate.leave(|| self.collect());
+    }
+
+    /// The thread of this handle uses the table again, after [`Table::step_out`].
+    pub fn step_in(&self) {
+        self.shared.gate.join();
     }
 
     /// The entries of a table of `bytes` bytes: a table of `USI_Hash N` or `--table-mb N`
     /// holds `entries_in(N << 20)`, and allocates N MiB.
     pub const fn entries_in(bytes: usize) -> usize {
-        bytes / core::mem::size_of::<Entry>()
+        bytes / core::mem::size_of::<Slot>()
     }
 
     /// The bytes a table of at least `entries` entries allocates (`None` past `usize`): to
     /// check that tables fit in memory before making them.
     pub fn bytes_for(entries: usize) -> Option<usize> {
-        Table::slots(entries).checked_mul(core::mem::size_of::<Entry>())
+        Table::slots(entries).checked_mul(core::mem::size_of::<Slot>())
     }
 
     /// The slots of a table asked for `entries`: as many, at least [`MIN_ENTRIES`]. Any
@@ -218,7 +218,7 @@ impl Table {
 
     /// The number of entries.
     pub fn capacity(&self) -> usize {
-        self.entries.len()
+        self.shared.entries.len()
     }
 
     /// Whether look-ups use superiority.
@@ -227,27 +227,46 @@ impl Table {
     }
 
     /// Forgets every entry (in constant time: entries of older generations are empty) and
-    /// the counters.
+    /// the counters. Only while no other handle shares the table.
     pub fn clear(&mut self) {
         self.generation = self.generation.wrapping_add(1);
+        let shared = &self.shared;
         if self.generation == 0 {
             // The counter wrapped: entries 65,536 generations old would look current.
-            self.entries.fill(Entry::default());
+            shared
+                .entries
+                .iter()
+                .for_each(|e| e.store(Entry::default()));
             self.generation = 1;
         }
+        shared.generation.store(self.generation, Relaxed);
         self.stats = TableStats::default();
-        self.used = 0;
-        self.tombstones = 0;
+        self.own = Counts::default();
+        let counts = &shared.counts;
+        counts.used.store(0, Relaxed);
+        counts.tombstones.store(0, Relaxed);
+        counts.replaced.store(0, Relaxed);
+        counts.collections.store(0, Relaxed);
     }
 
-    /// The counters since the last [`Table::clear`].
+    /// The counters since the last [`Table::clear`]: this handle's look-ups, and the
+    /// collections of the table.
     pub fn stats(&self) -> TableStats {
-        self.stats
+        TableStats {
+            replaced: self.shared.counts.replaced.load(Relaxed),
+            collections: self.shared.counts.collections.load(Relaxed),
+            ..self.stats
+        }
+    }
+
+    /// Live entries of the current generation ([`Table::counts`]).
+    fn used(&self) -> usize {
+        self.counts().0
     }
 
     /// The share of entries in use by the current generation.
     pub fn fill(&self) -> f64 {
-        self.used as f64 / self.entries.len() as f64
+        self.used() as f64 / self.capacity() as f64
     }
 
     /// Asks the processor to bring the home slot of `key` into its cache, so that a probe
@@ -258,7 +277,7 @@ impl Table {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let slot = self.entries.as_ptr().wrapping_add(self.home(key));
+            let slot = self.shared.entries.as_ptr().wrapping_add(self.home(key));
             // SAFETY: a prefetch is a hint to the cache: it never faults and reads nothing
             // into the program, whatever the address (here always inside the table). It
             // needs SSE, which every x86-64 processor has.
@@ -277,10 +296,11 @@ impl Table {
         // The key is a sum of random 64-bit values: any bits will do. Other sizes than
         // powers of two map the 57 bits left onto the slots by a multiplication, not a
         // division (Lemire's fast range).
-        if self.mask != 0 {
-            (key >> 7) as usize & self.mask
+        let mask = self.shared.mask;
+        if mask != 0 {
+            (key >> 7) as usize & mask
         } else {
-            ((u128::from(key >> 7) * self.entries.len() as u128) >> 57) as usize
+            ((u128::from(key >> 7) * self.capacity() as u128) >> 57) as usize
         }
     }
 
@@ -288,19 +308,31 @@ impl Table {
     #[inline(always)]
     fn next(&self, i: usize) -> usize {
         let j = i + 1;
-        if j == self.entries.len() {
+        if j == self.capacity() {
             0
         } else {
             j
         }
     }
 
-    /// Whether slot `i` holds nothing of the current generation (no entry, no tombstone):
+    /// The entry in slot `i`.
+    #[inline(always)]
+    fn load(&self, i: usize) -> Entry {
+        self.shared.entries[i].load()
+    }
+
+    /// Whether entry `e` is nothing of the current generation (no entry, no tombstone):
     /// the end of a run.
     #[inline(always)]
-    fn is_empty(&self, i: usize) -> bool {
-        let e = &self.entries[i];
+    fn is_empty(&self, e: &Entry) -> bool {
         e.key == 0 || e.generation != self.generation
+    }
+
+    /// Waits at the pause for a collection (asking for one with `ask`), which runs once
+    /// every thread using the table waits.
+    #[cold]
+    fn pause(&self, ask: bool) {
+        self.shared.gate.pause(ask, || self.collect());
     }
 
     /// Whether an entry for hand `a` speaks for hand `b` in the order of superiority
@@ -337,12 +369,18 @@ impl Table {
     /// Otherwise the open entry of exactly this hand, if any.
     #[inline]
     pub fn probe(&mut self, key: u64, hand: PackedHand, remaining: u16) -> Probe {
+        if self.shared.gate.pending() {
+            self.pause(false);
+        }
         let mut exact: Option<Entry> = None;
         let mut i = self.home(key);
         // Every entry of `key` lies between its home slot and the first empty slot after
         // it; the table is never full (the collection keeps a quarter of it empty).
-        while !self.is_empty(i) {
-            let e = self.entries[i];
+        loop {
+            let e = self.load(i);
+            if self.is_empty(&e) {
+                break;
+            }
             i = self.next(i);
             if e.key != key {
                 continue;
@@ -396,10 +434,16 @@ impl Table {
     /// be the shortest when proofs of several lengths are stored, as after searches under
     /// decreasing depth limits. Counted in no statistic.
     pub fn shortest_proof(&self, key: u64, hand: PackedHand) -> Option<u16> {
+        if self.shared.gate.pending() {
+            self.pause(false);
+        }
         let mut best: Option<u16> = None;
         let mut i = self.home(key);
-        while !self.is_empty(i) {
-            let e = &self.entries[i];
+        loop {
+            let e = self.load(i);
+            if self.is_empty(&e) {
+                break;
+            }
             i = self.next(i);
             if e.key == key && e.pn == 0 && self.covers(hand, e.hand) {
                 best = Some(best.map_or(e.len, |b| b.min(e.len)));
@@ -419,9 +463,14 @@ impl Table {
     /// answer at the depth where it was found.
     pub fn store(&mut self, key: u64, hand: PackedHand, pn: u32, dn: u32, len: u16, amount: u64) {
         debug_assert!(key & 1 == 1, "board keys are odd");
-        if (self.used + self.tombstones + 1) * 4 > self.entries.len() * 3 {
-            self.collect();
+        if self.shared.gate.pending() {
+            self.pause(false);
         }
+        let (used, tombstones) = self.counts();
+        if (used + tombstones + 1) * 4 > self.capacity() * 3 {
+            self.pause(true);
+        }
+        let generation = self.generation;
         let new = Entry {
             key,
             hand,
@@ -436,11 +485,11 @@ impl Table {
         let mut free = None;
         let mut i = self.home(key);
         loop {
-            if self.is_empty(i) {
+            let e = self.load(i);
+            if self.is_empty(&e) {
                 free.get_or_insert(i);
                 break;
             }
-            let e = self.entries[i];
             if e.key == TOMBSTONE {
                 free.get_or_insert(i);
                 i = self.next(i);
@@ -470,106 +519,32 @@ impl Table {
                 return;
             }
             if drop {
-                self.entries[i].key = TOMBSTONE;
-                self.used -= 1;
-                self.tombstones += 1;
+                self.shared.entries[i].rekey(&e, TOMBSTONE);
+                let own = self.own();
+                own.used -= 1;
+                own.tombstones += 1;
                 free.get_or_insert(i);
             }
             i = self.next(i);
         }
         let i = free.expect("a run ends at an empty slot");
-        if self.entries[i].key == TOMBSTONE && !self.is_empty(i) {
-            self.tombstones -= 1;
+        let old = self.load(i);
+        let own = self.own();
+        if old.key == TOMBSTONE && old.generation == generation {
+            own.tombstones -= 1;
         }
-        self.entries[i] = new;
-        self.used += 1;
-    }
-
-    /// Makes room: removes the tombstones and, if live entries fill half the table or more,
-    /// the least searched of them until a quarter of the slots are used, then re-places
-    /// the survivors so that every run is whole again. Proofs and disproofs are removed
-    /// like the others: losing one costs time (the search finds it again), never soundness.
-    fn collect(&mut self) {
-        self.stats.collections += 1;
-        let half = self.entries.len() / 2;
-        let generation = self.generation;
-        if self.used >= half {
-            // The amount below which entries go, from a histogram of log2(amount + 1):
-            // buckets from the least searched up, until at least `used - half / 2` entries
-            // are counted (so that a quarter of the table is left at most).
-            let mut buckets = [0usize; BUCKETS];
-            for e in &self.entries {
-                if e.generation == generation && e.key != 0 && e.key != TOMBSTONE {
-                    buckets[bucket(e.amount)] += 1;
-                }
-            }
-            // Every entry of the buckets below `cut` goes, and of bucket `cut` as many as
-            // are still needed (the first ones met): `used - half / 2` in all, so that a
-            // quarter of the table stays in use.
-            let mut need = self.used - half / 2;
-            let mut cut = 0;
-            while buckets[cut] < need {
-                need -= buckets[cut];
-                cut += 1;
-            }
-            for e in &mut self.entries {
-                if e.generation != generation || e.key == 0 || e.key == TOMBSTONE {
-                    continue;
-                }
-                let b = bucket(e.amount);
-                if b < cut || (b == cut && need > 0) {
-                    if b == cut {
-                        need -= 1;
-                    }
-                    *e = Entry::default();
-                    self.used -= 1;
-                    self.stats.replaced += 1;
-                }
-            }
-        }
-        for e in &mut self.entries {
-            if e.key == TOMBSTONE || e.generation != generation {
-                *e = Entry::default();
-            }
-        }
-        self.tombstones = 0;
-        // Re-place every entry, in slot order from an empty slot on: each lands on its home
-        // slot or the first empty one after it, which is at most where it stood.
-        let n = self.entries.len();
-        let Some(start) = (0..n).find(|&i| self.entries[i].key == 0) else {
-            return;
-        };
-        for k in 1..=n {
-            let i = (start + k) % n;
-            if self.entries[i].key == 0 {
-                continue;
-            }
-            let e = core::mem::take(&mut self.entries[i]);
-            let mut j = self.home(e.key);
-            while self.entries[j].key != 0 {
-                j = self.next(j);
-            }
-            self.entries[j] = e;
-        }
+        own.used += 1;
+        self.shared.entries[i].store(new);
+        self.flush();
     }
 }
 
-/// The collection's measure of search effort: `log2(amount + 1)` in quarters (the octave
-/// and the two bits after the leading one), so that entries of one bucket differ by less
-/// than a fifth in their effort.
-fn bucket(amount: u32) -> usize {
-    let a = u64::from(amount) + 1;
-    let octave = (u64::BITS - a.leading_zeros() - 1) as usize;
-    let quarter = if octave >= 2 {
-        ((a >> (octave - 2)) & 3) as usize
-    } else {
-        ((a << (2 - octave)) & 3) as usize
-    };
-    octave * 4 + quarter
+impl Drop for Table {
+    /// The handle's thread no longer takes part in collections.
+    fn drop(&mut self) {
+        self.step_out();
+    }
 }
-
-/// The number of [`bucket`]s.
-const BUCKETS: usize = 33 * 4;
 
 #[cfg(test)]
 mod tests;

@@ -47,10 +47,11 @@ fn search<T: Send>(
 /// nor the attacker's hand. `nodes` bounds the search (default 100,000,000, as the command
 /// line; 0 for no limit; an int, or a count as text such as `"1e6"`); the depth limit is
 /// the command line's too (4,096 plies); the table is shogi-mate's default, 32 MiB
-/// (`shogi-count mate --table-mb 32`). `ValueError` for an input that is no legal
-/// position. The GIL is released while searching.
+/// (`shogi-count mate --table-mb 32`); `threads=N` searches the position with N threads on
+/// one table (§11.8; default 1, deterministic; N from 1 to 256). `ValueError` for an input
+/// that is no legal position. The GIL is released while searching.
 #[pyfunction]
-#[pyo3(signature = (sfen, nodes=None, first=false, all_interpositions=false, shortest=None, futile=None))]
+#[pyo3(signature = (sfen, nodes=None, first=false, all_interpositions=false, shortest=None, futile=None, threads=1))]
 pub fn mate<'py>(
     py: Python<'py>,
     sfen: &str,
@@ -59,7 +60,11 @@ pub fn mate<'py>(
     all_interpositions: bool,
     shortest: Option<bool>,
     futile: Option<bool>,
+    threads: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if !(1..=256).contains(&threads) {
+        return Err(PyValueError::new_err("threads: a number from 1 to 256"));
+    }
     let mode = MateMode {
         first: with_earlier_name(first, "first", shortest, "shortest")?,
         all_interpositions: with_earlier_name(
@@ -71,6 +76,7 @@ pub fn mate<'py>(
     };
     let mut opts = mode.options(MateOptions {
         max_nodes: 100_000_000,
+        threads,
         ..MateOptions::default()
     });
     if let Some(n) = opt_count(nodes, "nodes")? {

@@ -141,6 +141,31 @@ fn stdin_blank_and_invalid_lines() {
 }
 
 /// The answer for a position does not depend on the thread count or on its neighbours.
+/// `--threads 2` on one position searches it with two threads (docs/METHOD.md §11.8): the
+/// same verdicts and shortest lengths as one thread, and lines that mate.
+#[test]
+fn two_threads_on_one_position_answer_as_one() {
+    for sfen in [MATE3, MATE7, NO_ATTACKER_KING, START] {
+        let json = |threads: &str| -> Value {
+            let (ok, out, err) = run(&["mate", "--json", "--shortest", "--threads", threads, sfen]);
+            assert!(ok, "{err}");
+            serde_json::from_str(out.trim()).expect("one JSON line")
+        };
+        let (one, two) = (json("1"), json("2"));
+        assert_eq!(one["verdict"], two["verdict"], "{sfen}");
+        assert_eq!(one["shortest"], two["shortest"], "{sfen}");
+        if two["verdict"] == "mate" {
+            let moves: Vec<&str> = two["moves"]
+                .as_array()
+                .expect("moves")
+                .iter()
+                .map(|m| m.as_str().expect("a move"))
+                .collect();
+            replays_to_mate(sfen, &moves);
+        }
+    }
+}
+
 #[test]
 fn threads_change_nothing() {
     let sfens = [MATE3, START, MATE7, NO_ATTACKER_KING, MINI_MATE1, THREAT];

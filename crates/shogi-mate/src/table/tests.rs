@@ -14,7 +14,7 @@ fn a_table_too_large_is_an_error_and_sizes_are_known_before() {
     assert_eq!(t.capacity(), 1000, "the size asked for, not a power of two");
     assert_eq!(
         Table::bytes_for(1000),
-        Some(1000 * core::mem::size_of::<Entry>())
+        Some(1000 * core::mem::size_of::<Slot>())
     );
     assert_eq!(Table::new(1000, true).capacity(), t.capacity());
     assert_eq!(Table::new(3, true).capacity(), MIN_ENTRIES);
@@ -147,7 +147,7 @@ fn results_of_one_hand_answer_each_at_its_depths() {
     assert_eq!(t.probe(5, h, 2).dn, 0, "a narrower bound does not replace");
     t.store(5, h, INF, 0, 4, 1);
     assert_eq!(t.probe(5, h, 4).dn, 0, "a wider bound replaces");
-    assert_eq!(t.used, 1);
+    assert_eq!(t.used(), 1);
     t.store(5, h, 0, INF, 7, 1);
     let p = t.probe(5, h, u16::MAX);
     assert_eq!(
@@ -164,9 +164,9 @@ fn results_of_one_hand_answer_each_at_its_depths() {
     assert_eq!(t.probe(5, h, 6).hit, Hit::Miss);
     t.store(5, h, INF, 0, 5, 1);
     assert_eq!(t.probe(5, h, 5).dn, 0, "a wider disproof beside the proof");
-    assert_eq!(t.used, 2);
+    assert_eq!(t.used(), 2);
     t.store(5, h, 0, INF, 9, 1);
-    assert_eq!(t.used, 2, "a longer proof adds nothing");
+    assert_eq!(t.used(), 2, "a longer proof adds nothing");
     t.store(7, h, 0, INF, 9, 1);
     t.store(7, h, 0, INF, 7, 1);
     assert_eq!(
@@ -174,7 +174,7 @@ fn results_of_one_hand_answer_each_at_its_depths() {
         0,
         "a shorter proof answers where it can"
     );
-    assert_eq!(t.used, 3, "and replaces the longer one");
+    assert_eq!(t.used(), 3, "and replaces the longer one");
     t.store(9, h, INF, 0, u16::MAX, 1);
     t.store(9, h, 0, INF, 3, 1);
     assert_eq!(t.probe(9, h, u16::MAX).dn, 0, "an unbounded disproof stays");
@@ -191,7 +191,7 @@ fn proofs_of_fewer_pieces_and_of_shorter_mates_stay_side_by_side() {
     let gold = hand([0, 0, 0, 0, 1, 0, 0]);
     t.store(11, PackedHand::EMPTY, 0, INF, 9, 1);
     t.store(11, gold, 0, INF, 5, 1);
-    assert_eq!(t.used, 2);
+    assert_eq!(t.used(), 2);
     let p = t.probe(11, gold, 7);
     assert_eq!((p.pn, p.len, p.pieces), (0, 5, gold));
     assert_eq!(t.probe(11, PackedHand::EMPTY, 9).pn, 0);
@@ -282,7 +282,7 @@ fn a_full_table_keeps_the_most_searched_entries() {
             Hit::Superior => panic!("no superior entry was stored"),
         }
     }
-    assert_eq!(found, t.used);
+    assert_eq!(found, t.used());
     assert!(found >= 64, "{found}");
     // The survivors are the most searched: their mean amount is far above the mean of all.
     assert!(amounts / found as u64 > 1500, "{}", amounts / found as u64);
@@ -329,5 +329,45 @@ fn open_entries_match_a_plain_model() {
         let p = t.probe(key, h, u16::MAX);
         assert_eq!((p.pn, p.dn, p.hit), (pn, dn, Hit::Exact));
     }
-    assert_eq!(t.used, model.len());
+    assert_eq!(t.used(), model.len());
+}
+
+/// Two threads, each with a handle on one small table, store and look up at once through
+/// many collections: every answer is the entry stored for that board and hand (never
+/// another's numbers); and what one handle stores, the other finds.
+#[test]
+fn two_handles_store_and_look_up_at_once() {
+    let mut t = Table::new(1 << 10, true);
+    let key = |n: u64| n.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    // The numbers stored for board n: a function of n alone, so a look-up can check them.
+    let numbers = |n: u64| (2 + (n % 1000) as u32, 3 + (n % 7) as u32);
+    let h = hand([1, 0, 0, 0, 0, 0, 0]);
+    let mut other = t.share();
+    std::thread::scope(|s| {
+        let run = |t: &mut Table, first: u64| {
+            for n in 0..20_000u64 {
+                let (pn, dn) = numbers(first + n);
+                t.store(key(first + n), h, pn, dn, 0, n);
+                // Look up a board of this thread and one of the other's.
+                for m in [first + n / 2, (first ^ 1 << 32) + n / 2] {
+                    let p = t.probe(key(m), h, u16::MAX);
+                    if p.hit != Hit::Miss {
+                        assert_eq!((p.pn, p.dn), numbers(m), "board {m}");
+                    }
+                }
+            }
+        };
+        let a = s.spawn(move || run(&mut other, 1 << 32));
+        run(&mut t, 0);
+        // A collection the other thread asks for now must not wait for this one.
+        t.step_out();
+        a.join().unwrap();
+        t.step_in();
+    });
+    assert!(t.stats().collections > 0);
+    assert!(t.fill() <= 0.75);
+    let mut other = t.share();
+    t.store(key(7), h, 0, INF, 9, 1 << 30);
+    let p = other.probe(key(7), hand([2, 0, 0, 0, 0, 0, 0]), u16::MAX);
+    assert_eq!((p.pn, p.len, p.hit), (0, 9, Hit::Superior));
 }
