@@ -52,6 +52,7 @@ fn search<T: Send>(
 /// that is no legal position. The GIL is released while searching.
 #[pyfunction]
 #[pyo3(signature = (sfen, nodes=None, first=false, all_interpositions=false, shortest=None, futile=None, threads=1))]
+#[allow(clippy::too_many_arguments)] // a Python signature of keyword arguments
 pub fn mate<'py>(
     py: Python<'py>,
     sfen: &str,
