@@ -80,6 +80,43 @@ impl Tally {
     }
 }
 
+/// The oracle's closures tallied by size and by depth beside the search's, as the audit
+/// and `unreachable-draw` print them.
+#[derive(Default)]
+pub(crate) struct ClosureSizes {
+    /// Closures of one position (no predecessor), then by decade of size: 2–9, 10–99, …,
+    /// 10,000 or more.
+    by_decade: [u64; 6],
+    largest: usize,
+    positions: usize,
+    /// (the search's depth, the closure's depth): how many.
+    depths: std::collections::BTreeMap<(u32, u32), u64>,
+}
+
+impl ClosureSizes {
+    /// Counts the closure `c` of a position the search traced back `search_depth` plies.
+    pub(crate) fn add(&mut self, search_depth: u32, c: &Closure) {
+        let b = if c.positions == 1 {
+            0
+        } else {
+            1 + (c.positions as f64).log10().floor() as usize
+        };
+        self.by_decade[b.min(5)] += 1;
+        self.largest = self.largest.max(c.positions);
+        self.positions += c.positions;
+        *self.depths.entry((search_depth, c.depth)).or_insert(0) += 1;
+    }
+
+    pub(crate) fn print(&self) {
+        let s = &self.by_decade;
+        println!(
+            "closure sizes: 1: {}, 2-9: {}, 10-99: {}, 100-999: {}, 1,000-9,999: {}, 10,000 or more: {}; largest {}, {} positions in all",
+            s[0], s[1], s[2], s[3], s[4], s[5], self.largest, self.positions
+        );
+        println!("(search depth, closure depth): count {:?}", self.depths);
+    }
+}
+
 /// Indices a worker takes at a time: the hash test is a few nanoseconds, so chunks are large.
 const CHUNK: u64 = 1 << 20;
 
@@ -274,21 +311,9 @@ fn audit_with<G: Game, S: SampleSource<G>>(
     let proved = closures.iter().filter(|c| c.proves_unreachable()).count();
     let kk: Vec<usize> = (0..found.len()).filter(|&i| closures[i].found_kk).collect();
     let undecided = found.len() - proved - kk.len();
-    // Closures of one position (no predecessor), then by decade of size.
-    let mut sizes = [0u64; 7];
-    for c in &closures {
-        let b = if c.positions == 1 {
-            0
-        } else {
-            1 + (c.positions as f64).log10().floor() as usize
-        };
-        sizes[b.min(6)] += 1;
-    }
-    let largest = closures.iter().map(|c| c.positions).max().unwrap_or(0);
-    let total: usize = closures.iter().map(|c| c.positions).sum();
-    let mut depth_pairs = std::collections::BTreeMap::new();
+    let mut sizes = ClosureSizes::default();
     for (f, c) in found.iter().zip(&closures) {
-        *depth_pairs.entry((f.depth, c.depth)).or_insert(0u64) += 1;
+        sizes.add(f.depth, c);
     }
     println!(
         "oracle closures in {:.0} s: {proved} proved unreachable, {} reached a KK position, {undecided} undecided (cap {})",
@@ -296,16 +321,7 @@ fn audit_with<G: Game, S: SampleSource<G>>(
         kk.len(),
         args.cap
     );
-    println!(
-        "closure sizes: 1: {}, 2-9: {}, 10-99: {}, 100-999: {}, 1,000-9,999: {}, 10,000 or more: {}; largest {largest}, {total} positions in all",
-        sizes[0],
-        sizes[1],
-        sizes[2],
-        sizes[3],
-        sizes[4],
-        sizes[5..].iter().sum::<u64>()
-    );
-    println!("(search depth, closure depth): count {depth_pairs:?}");
+    sizes.print();
     if let Some(path) = &args.list {
         let mut w = std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,

@@ -23,6 +23,7 @@
 //! are merged in their order, so the positions and every count are the same whatever the
 //! thread count.
 
+use crate::unreachable_audit::ClosureSizes;
 use chacha20::ChaCha8Rng;
 use clap::Args;
 use rand_core::{Rng, SeedableRng};
@@ -32,7 +33,7 @@ use shogi_core::{Shogi, Square};
 use shogi_estimate::parse_count;
 use shogi_reach::{classify_legal, SearchConfig, Searcher, Stage};
 use shogi_verify::oracle::{closure, replay_certificate};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -174,10 +175,7 @@ fn draw<G: Game>(
     let mut proved = 0u64;
     let mut kk: Vec<String> = Vec::new();
     let mut undecided: Vec<String> = Vec::new();
-    let mut sizes = [0u64; 6];
-    let mut largest = 0usize;
-    let mut positions = 0usize;
-    let mut depth_pairs: BTreeMap<(u32, u32), u64> = BTreeMap::new();
+    let mut sizes = ClosureSizes::default();
     let mut rounds = 0u32;
     while (seen.len() as u64) < args.count {
         rounds += 1;
@@ -209,15 +207,7 @@ fn draw<G: Game>(
             } else {
                 undecided.push(m.position.to_sfen());
             }
-            let b = if c.positions == 1 {
-                0
-            } else {
-                1 + (c.positions as f64).log10().floor() as usize
-            };
-            sizes[b.min(5)] += 1;
-            largest = largest.max(c.positions);
-            positions += c.positions;
-            *depth_pairs.entry((m.depth, c.depth)).or_insert(0) += 1;
+            sizes.add(m.depth, c);
         }
         eprintln!(
             "  round {rounds}: {} distinct unreachable of {} edits, {:.0} edits/s",
@@ -250,11 +240,7 @@ fn draw<G: Game>(
         undecided.len(),
         args.cap
     );
-    println!(
-        "closure sizes: 1: {}, 2-9: {}, 10-99: {}, 100-999: {}, 1,000-9,999: {}, 10,000 or more: {}; largest {largest}, {positions} positions in all",
-        sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], sizes[5]
-    );
-    println!("(search depth, closure depth): count {depth_pairs:?}");
+    sizes.print();
     for s in &kk {
         println!(
             "DISAGREEMENT: {s} is unreachable by the search, reaches a KK position by the oracle"

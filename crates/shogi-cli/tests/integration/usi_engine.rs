@@ -85,23 +85,28 @@ impl Engine {
 }
 
 fn problems(file: &str, every: usize) -> Vec<String> {
-    let path = format!("{}/../../testdata/mate/{file}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    rows(file)
+        .into_iter()
         .step_by(every)
         .map(|l| l.split('\t').next().unwrap().to_string())
         .collect()
 }
 
-/// The length cshogi's line has (the second column) of every problem of a mate set.
-fn lengths(file: &str) -> std::collections::HashMap<String, usize> {
+/// The lines of a set of testdata/mate, comments and blank lines left out.
+fn rows(file: &str) -> Vec<String> {
     let path = format!("{}/../../testdata/mate/{file}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The length cshogi's line has (the second column) of every problem of a mate set.
+fn lengths(file: &str) -> std::collections::HashMap<String, usize> {
+    rows(file)
+        .iter()
         .map(|l| {
             let mut cols = l.split('\t');
             let sfen = cols.next().unwrap().to_string();
