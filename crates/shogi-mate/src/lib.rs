@@ -84,39 +84,68 @@ pub use verify::{verify_line, verify_line_with, LineError};
 #[cfg(test)]
 mod tests {
     /// The module map of docs/METHOD.md §11.6 names every module declared above, and no
-    /// other, so that the map a reader follows is the code.
+    /// other, so that the map a reader follows is the code; a module whose parts have rows
+    /// (`soundness/`) has one for every part it declares outside its tests.
     #[test]
     fn the_module_map_of_the_method_matches_the_modules() {
         let method = include_str!("../../../docs/METHOD.md");
         let start = method.find("### 11.6").expect("METHOD §11.6");
         let map = &method[start..start + method[start..].find("\n## ").expect("§12")];
-        let mut mapped: Vec<&str> = map
+        let rows: Vec<&str> = map
             .lines()
             .filter_map(|l| l.strip_prefix("| `")?.split_once(".rs`").map(|(m, _)| m))
             .collect();
-        let mut declared: Vec<&str> = include_str!("lib.rs")
-            .lines()
-            .filter_map(|l| {
-                let l = l.strip_prefix("pub ").unwrap_or(l);
-                l.strip_prefix("mod ")?.strip_suffix(';')
-            })
-            .collect();
-        // Each module uses only those above it in the map: the map is an order of floors.
         let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        for (i, m) in mapped.iter().enumerate() {
-            let code = std::fs::read_to_string(src.join(format!("{m}.rs"))).expect("a module");
-            for used in code.split("crate::").skip(1) {
-                let name: String = used
-                    .chars()
-                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
-                    .collect();
-                if let Some(j) = mapped.iter().position(|n| *n == name) {
-                    assert!(j < i, "{m}.rs uses {name}.rs, which the map puts below it");
+        let read = |m: &str| std::fs::read_to_string(src.join(format!("{m}.rs"))).expect(m);
+        // The modules a file declares, but for those of its tests.
+        let declared_in = |code: &str| -> Vec<String> {
+            let mut out = Vec::new();
+            let mut test_only = false;
+            for l in code.lines() {
+                let l = l.strip_prefix("pub ").unwrap_or(l);
+                if let Some(m) = l.strip_prefix("mod ").and_then(|l| l.strip_suffix(';')) {
+                    if !test_only {
+                        out.push(m.to_string());
+                    }
+                }
+                test_only = l == "#[cfg(test)]";
+            }
+            out.sort_unstable();
+            out
+        };
+        // Each file uses only those above it in the map: the map is an order of floors. A
+        // part names the module's other parts through `super::`.
+        let name = |used: &str| -> String {
+            used.chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                .collect()
+        };
+        for (i, m) in rows.iter().enumerate() {
+            let code = read(m);
+            let mut uses: Vec<String> = code.split("crate::").skip(1).map(name).collect();
+            if let Some((dir, _)) = m.rsplit_once('/') {
+                let parts = code.split("super::").skip(1).map(name);
+                uses.extend(parts.map(|p| format!("{dir}/{p}")));
+            }
+            for used in uses {
+                if let Some(j) = rows.iter().position(|n| *n == used) {
+                    assert!(j < i, "{m}.rs uses {used}.rs, which the map puts below it");
                 }
             }
         }
-        mapped.sort_unstable();
-        declared.sort_unstable();
-        assert_eq!(mapped, declared);
+        let (parts, mut modules): (Vec<&str>, Vec<&str>) =
+            rows.iter().partition(|m| m.contains('/'));
+        modules.sort_unstable();
+        assert_eq!(modules, declared_in(include_str!("lib.rs")));
+        for m in modules {
+            let mut mapped: Vec<&str> = parts
+                .iter()
+                .filter_map(|p| p.strip_prefix(m)?.strip_prefix('/'))
+                .collect();
+            if !mapped.is_empty() {
+                mapped.sort_unstable();
+                assert_eq!(mapped, declared_in(&read(m)), "the parts of {m}.rs");
+            }
+        }
     }
 }

@@ -1,0 +1,202 @@
+//! One check's state, and the questions it puts to the mate search (docs/METHOD.md §11.4):
+//! each a search with a depth limit on the one table, asked on its own so that the node
+//! limit of the options bounds one question, not the whole check, and the check's control
+//! stops them all.
+
+use super::report::{Flaw, Problem};
+use crate::node::Node;
+use crate::search::Search;
+use crate::shortest::{mates_within, walk_shortest};
+use crate::solver::Solver;
+use shogi_core::{Game, Move, Position};
+
+/// The state of one check.
+pub(super) struct Checker<'a, G: Game> {
+    pub(super) solver: &'a mut Solver<G>,
+    /// The problem's position, with the defender's hand of the options.
+    pub(super) root: &'a Position<G>,
+    pub(super) problem: &'a Problem<G>,
+    /// The findings so far, sorted by ply when the check ends.
+    pub(super) flaws: Vec<Flaw>,
+    pub(super) undecided: u32,
+    pub(super) nodes: u64,
+}
+
+impl<'a, G: Game> Checker<'a, G> {
+    /// A check of `problem` from `root` on `solver`, nothing found yet.
+    pub(super) fn new(
+        solver: &'a mut Solver<G>,
+        root: &'a Position<G>,
+        problem: &'a Problem<G>,
+    ) -> Self {
+        Checker {
+            solver,
+            root,
+            problem,
+            flaws: Vec::new(),
+            undecided: 0,
+            nodes: 0,
+        }
+    }
+
+    fn search(&mut self) -> &mut Search<G> {
+        self.solver.search_mut()
+    }
+
+    /// Whether `pos` is mated within `m` plies, as a question of its own: its own node
+    /// limit, the check's control; `None` when undecided.
+    pub(super) fn within(&mut self, pos: &Position<G>, m: u32) -> Option<bool> {
+        let s = self.search();
+        let full = s.opts.max_depth;
+        s.nodes = 0;
+        s.aborted = s.control.as_ref().is_some_and(|c| c.is_stopped());
+        let answer = mates_within(s, pos, m);
+        s.opts.max_depth = full;
+        self.nodes += s.nodes;
+        answer
+    }
+
+    /// A line of exactly `len` plies from `pos`, whose shortest mate is `len`, every move
+    /// proved (§11.4's walk); `None` when a limit stops it.
+    pub(super) fn walk(&mut self, pos: &Position<G>, len: u32) -> Option<Vec<Move>> {
+        if pos.side_to_move() != self.root.side_to_move() {
+            // §11.4's walk checks a mating line, which starts with the attacker: from a
+            // defender node, a longest reply first, then the walk.
+            for mv in self.moves(pos, false) {
+                let mut next = pos.clone();
+                next.play_unchecked(mv);
+                if len < 4 || !self.within(&next, len - 3)? {
+                    let mut line = vec![mv];
+                    line.extend(self.walk(&next, len - 1)?);
+                    return Some(line);
+                }
+            }
+            return None;
+        }
+        let s = self.search();
+        s.nodes = 0;
+        s.aborted = s.control.as_ref().is_some_and(|c| c.is_stopped());
+        let line = walk_shortest(s, pos, len);
+        self.nodes += s.nodes;
+        line
+    }
+
+    /// The legal moves of the node `pos`: the checks at an attacker node, every reply at a
+    /// defender node (under the futile convention, none where the defender is mated by it).
+    pub(super) fn moves(&mut self, pos: &Position<G>, or_node: bool) -> Vec<Move> {
+        let s = self.search();
+        let start = s.children.len();
+        s.expand(pos, Node::mate(or_node));
+        let moves = s.children[start..].iter().map(|c| c.mv).collect();
+        s.children.truncate(start);
+        moves
+    }
+
+    /// The recorded solution from index `from` on, when it is a mating line of exactly
+    /// `len` plies from `pos` (every move legal, every attacker move a check, the end mated
+    /// under the conventions).
+    pub(super) fn recorded_rest(
+        &self,
+        from: usize,
+        pos: &Position<G>,
+        len: u32,
+    ) -> Option<Vec<Move>> {
+        let rest = self.problem.solution.as_ref()?.get(from..)?;
+        if rest.len() != len as usize {
+            return None;
+        }
+        let attacker = self.root.side_to_move();
+        let mut end = pos.clone();
+        for &mv in rest {
+            if !end.is_legal(mv) {
+                return None;
+            }
+            let mover = end.side_to_move();
+            end.play_unchecked(mv);
+            if mover == attacker && !end.in_check(!attacker) {
+                return None;
+            }
+        }
+        crate::verify::mated(&end, true).then(|| rest.to_vec())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{opts, problem, usi};
+    use super::*;
+    use crate::defender::with_defender_hand;
+    use shogi_core::Shogi;
+
+    /// The mate in 3 N*8d 9c8d 7b8b, recorded; the position as a check reads it, with the
+    /// defender's hand of the options; a solver started on it, as the check's first search
+    /// leaves it.
+    fn sound3() -> (Problem<Shogi>, Position<Shogi>, Solver<Shogi>) {
+        let p = problem("1+L7/k1+B6/s8/9/9/9/9/9/9 b N 1", Some(3), "N*8d 9c8d 7b8b");
+        let root = with_defender_hand(&p.position, opts().mate.defender_hand);
+        let mut solver = Solver::new(opts().mate);
+        solver.search_mut().start(&root);
+        (p, root, solver)
+    }
+
+    /// A question is answered both ways by its depth limit, and its nodes are the check's.
+    #[test]
+    fn within_answers_by_the_depth_limit() {
+        let (p, root, mut solver) = sound3();
+        let mut c = Checker::new(&mut solver, &root, &p);
+        assert_eq!(c.within(&root, 1), Some(false));
+        let nodes = c.nodes;
+        assert_eq!(c.within(&root, 3), Some(true));
+        assert!(c.nodes > nodes);
+        assert_eq!(c.undecided, 0);
+    }
+
+    /// The walk starts from either side: from the defender's node, with its longest reply.
+    #[test]
+    fn a_walk_is_a_line_of_the_length_asked_from_either_side() {
+        let (p, root, mut solver) = sound3();
+        let mut c = Checker::new(&mut solver, &root, &p);
+        let line = c.walk(&root, 3).unwrap();
+        assert_eq!(usi(&line), ["N*8d", "9c8d", "7b8b"]);
+        let mut after = root.clone();
+        after.play_unchecked(line[0]);
+        assert_eq!(usi(&c.walk(&after, 2).unwrap()), ["9c8d", "7b8b"]);
+    }
+
+    /// An attacker node's moves are its checks only.
+    #[test]
+    fn the_moves_of_an_attacker_node_are_checks() {
+        let (p, root, mut solver) = sound3();
+        let mut c = Checker::new(&mut solver, &root, &p);
+        let checks = c.moves(&root, true);
+        assert!(usi(&checks).contains(&"N*8d".to_string()));
+        for mv in checks {
+            let mut next = root.clone();
+            next.play_unchecked(mv);
+            assert!(
+                next.in_check(!root.side_to_move()),
+                "{}",
+                mv.to_usi::<Shogi>()
+            );
+        }
+    }
+
+    /// The recorded solution is taken from where the main line stands, and only as a mating
+    /// line of exactly the plies left.
+    #[test]
+    fn the_recorded_rest_is_a_mate_of_the_plies_left() {
+        let (p, root, mut solver) = sound3();
+        let c = Checker::new(&mut solver, &root, &p);
+        let recorded = p.solution.clone().unwrap();
+        assert_eq!(c.recorded_rest(0, &root, 3), Some(recorded.clone()));
+        let mut after = root.clone();
+        after.play_unchecked(recorded[0]);
+        assert_eq!(c.recorded_rest(1, &after, 2), Some(recorded[1..].to_vec()));
+        assert_eq!(c.recorded_rest(0, &root, 5), None);
+        assert_eq!(
+            c.recorded_rest(1, &root, 2),
+            None,
+            "not legal from the root"
+        );
+    }
+}
