@@ -9,6 +9,11 @@ column that parses as an SFEN). Each position gets a fresh cshogi.DfPn
 (one thread). Prints one JSON object: wall time of the search() calls only
 (time.perf_counter), total searched_node, and counts of mate / nomate
 (disproved within the node limit) / unknown (node limit hit).
+
+With --serve it reads one SFEN a line from stdin instead and answers each at once with one
+JSON line (verdict, nodes, seconds of the search() call, the PV in USI when a mate), so that
+a caller can interleave cshogi with another solver position by position (`cargo xtask
+mate-bench --blind`).
 """
 
 import argparse
@@ -27,12 +32,35 @@ def sfen_of(cols):
     raise ValueError(f"no sfen in line: {cols[:2]}")
 
 
+def serve(depth, nodes):
+    import sys
+    print(json.dumps({"cshogi": version("cshogi")}), flush=True)
+    for line in sys.stdin:
+        sfen = line.strip()
+        if not sfen:
+            continue
+        b = cshogi.Board(sfen)
+        df = cshogi.DfPn(depth, nodes)
+        t = time.perf_counter()
+        r = df.search(b)
+        s = time.perf_counter() - t
+        n = df.searched_node
+        verdict = "mate" if r else ("nomate" if n < nodes else "unknown")
+        pv = [cshogi.move_to_usi(m) for m in df.get_pv(b)] if r else []
+        print(json.dumps({"verdict": verdict, "nodes": n, "s": s, "pv": pv}), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("file")
+    ap.add_argument("file", nargs="?")
     ap.add_argument("--depth", type=int, default=63)
     ap.add_argument("--nodes", type=int, default=2_000_000)
+    ap.add_argument("--serve", action="store_true")
     a = ap.parse_args()
+    if a.serve:
+        return serve(a.depth, a.nodes)
+    if a.file is None:
+        ap.error("a FILE, or --serve")
     wall = 0.0
     nodes = 0
     cnt = {"mate": 0, "nomate": 0, "unknown": 0}

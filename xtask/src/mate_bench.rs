@@ -2,6 +2,8 @@
 //! side with cshogi's `DfPn` in the same run, one thread each; the ablation without proof
 //! pieces and superiority; and the pass-count cost of the three defence sets.
 
+mod blind;
+
 use clap::Args;
 use shogi_core::{Position, Relax, Shogi};
 use shogi_mate::{Defense, MateOptions, PassOptions, PassSolver, PassVerdict, Solver, Verdict};
@@ -72,10 +74,21 @@ pub struct MateBenchArgs {
     /// The shogi-count binary whose `usi` engine is the shogi-mate row of --random-set.
     #[arg(long, default_value_os_t = crate::workspace_root().join("target/release/shogi-count"))]
     ours: PathBuf,
-    /// Only the first N positions of --random-set or --shortest-set (a smoke run).
+    /// shogi-mate against cshogi's `DfPn` on every set, committed and blind (or the
+    /// `--set`s), position by position in one run at the same --nodes limit, each set cut
+    /// into its `tune` and `test` halves: time and nodes on the mates and on the no-mates,
+    /// and what each leaves unknown that the other decides (docs/BENCHMARKS.md, "Blind sets").
+    #[arg(long)]
+    blind: bool,
+    /// A set of --blind (a file of testdata/mate, SFEN in the first column), repeatable;
+    /// without it every committed and blind set.
+    #[arg(long, value_name = "FILE")]
+    set: Vec<String>,
+    /// Only the first N positions of --random-set, --shortest-set or each --blind set (a
+    /// smoke run).
     #[arg(long, value_name = "N")]
     first: Option<usize>,
-    /// Also write every engine's answer per position of --random-set to this TSV.
+    /// Also write every engine's answer per position of --random-set or --blind to this TSV.
     #[arg(long, value_name = "FILE")]
     per_position: Option<PathBuf>,
 }
@@ -518,6 +531,9 @@ pub fn run(args: MateBenchArgs) -> Result<(), String> {
         max_nodes: args.nodes,
         ..MateOptions::default()
     };
+    if args.blind {
+        return blind::run(&args);
+    }
     if args.random_set {
         return random_set(&args, &read("shogi_random.tsv")?);
     }
