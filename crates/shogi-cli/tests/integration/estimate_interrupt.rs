@@ -233,7 +233,9 @@ fn sigterm_without_out_says_nothing_was_saved() {
             std::thread::sleep(Duration::from_millis(5));
         }
         let out = child.wait_with_output().unwrap();
-        if out.status.code().is_none() {
+        // Killed before its handlers were in place, or finished its last samples before
+        // it looked at the flag (seen on a loaded machine): try a longer run.
+        if matches!(out.status.code(), None | Some(0)) {
             continue;
         }
         let err = stderr(&out);
