@@ -23,8 +23,8 @@ mod solvers;
 pub use mate_records::{FlawRecord, MateRecord, PassRecord, TsumeRecord};
 pub use reach_records::{reach, Classifier, ClassifyRecord, ReachError, Reached};
 pub use solvers::{
-    table_entries, Mate, MateMode, MateSolvers, PassCount, PassSolvers, Search, SolveError,
-    Solvers, TableError,
+    table_entries, Allocation, Mate, MateMode, MateSolvers, PassCount, PassSolvers, Search,
+    SolveError, Solvers, TableError,
 };
 
 /// The deepest perft accepted: enough for any tree that can be counted, and far from the

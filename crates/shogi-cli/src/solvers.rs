@@ -1,11 +1,14 @@
 //! The one place where solvers are made, for `mate`, `pass-count`, the USI engine and the
 //! Python module: the table of the size asked for (`--table-mb N`, `USI_Hash N` and
-//! Python's table are all `N` MiB, see [`table_entries`]), with an error that names the
-//! size it could not get.
+//! Python's table are all `N` MiB, see [`table_entries`]), allocated up front or a step at
+//! a time under a search's control, with an error that names the size it could not get.
 
 use crate::mate_records::{MateRecord, PassRecord};
 use shogi_core::{AnyPosition, Game, GameKind, MiniShogi, Relax, SfenError, Shogi};
-use shogi_mate::{MateOptions, PassOptions, PassSolver, SearchControl, Solver, Table};
+use shogi_mate::{
+    MateOptions, PassOptions, PassSolver, SearchControl, Solver, Table, TableBuilder,
+};
+use std::collections::TryReserveError;
 use std::fmt;
 
 /// The entries of a table of `mib` MiB: what every front end gives the solver for its
@@ -50,8 +53,8 @@ impl MateMode {
 pub struct TableError {
     /// The entries asked for.
     pub entries: usize,
-    /// Why the allocation failed: the system's refusal, as it words it.
-    pub source: String,
+    /// Why the allocation failed.
+    pub source: TryReserveError,
 }
 
 impl fmt::Display for TableError {
@@ -177,13 +180,46 @@ impl Search for PassCount {
     }
 }
 
+/// The solver made, or how far its allocation went.
+type Made<'a, S> = Result<&'a mut S, Allocation>;
+
+/// One game's solver, or its table while it is being allocated.
+struct Slot<S> {
+    solver: Option<S>,
+    building: Option<TableBuilder>,
+}
+
+impl<S> Default for Slot<S> {
+    fn default() -> Self {
+        Slot {
+            solver: None,
+            building: None,
+        }
+    }
+}
+
+/// How far the table of a game is allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Allocation {
+    /// The table is whole and the solver made.
+    Done,
+    /// The allocation was stopped: these bytes of the whole are written, and the next
+    /// call goes on from there.
+    Stopped {
+        /// Bytes written.
+        done: usize,
+        /// Bytes of the whole table.
+        whole: usize,
+    },
+}
+
 /// The solvers of a search for positions of either game, one per game, each made (its
 /// table allocated) on first need and reused, table cleared, for every position after.
 pub struct Solvers<K: Search> {
     opts: K::Options,
     control: Option<SearchControl>,
-    shogi: Option<K::Solver<Shogi>>,
-    mini: Option<K::Solver<MiniShogi>>,
+    shogi: Slot<K::Solver<Shogi>>,
+    mini: Slot<K::Solver<MiniShogi>>,
 }
 
 /// The mate search for positions of either game.
@@ -197,8 +233,8 @@ impl<K: Search> Solvers<K> {
         Solvers {
             opts,
             control: None,
-            shogi: None,
-            mini: None,
+            shogi: Slot::default(),
+            mini: Slot::default(),
         }
     }
 
@@ -211,24 +247,52 @@ impl<K: Search> Solvers<K> {
     /// USI's `stop` and time limit) and read their progress, for the solvers of both
     /// games, made or to be made.
     pub fn set_control(&mut self, control: Option<SearchControl>) {
-        if let Some(s) = self.shogi.as_mut() {
+        if let Some(s) = self.shogi.solver.as_mut() {
             K::set_control(s, control.clone());
         }
-        if let Some(s) = self.mini.as_mut() {
+        if let Some(s) = self.mini.solver.as_mut() {
             K::set_control(s, control.clone());
         }
         self.control = control;
     }
 
-    /// Makes the solver of `game` now, if it is not made yet: an allocation that fails is
-    /// an error before any search. The table's memory is reserved here and committed as
-    /// searches touch it, so making even a 4 GiB table is immediate.
+    /// Makes the solver of `game` now, if it is not made yet, so that its table is
+    /// allocated here: an allocation that fails is an error before any search.
     pub fn reserve(&mut self, game: GameKind) -> Result<(), TableError> {
+        self.reserve_while(game, || true).map(|_| ())
+    }
+
+    /// [`Solvers::reserve`] a step at a time while `go_on` answers `true`; what was
+    /// allocated when it answered `false` is kept for the next call.
+    pub fn reserve_while(
+        &mut self,
+        game: GameKind,
+        go_on: impl FnMut() -> bool,
+    ) -> Result<Allocation, TableError> {
         let (opts, control) = (self.opts, &self.control);
-        match game {
-            GameKind::Shogi => made::<K, Shogi>(&mut self.shogi, opts, control).map(|_| ()),
-            GameKind::Mini => made::<K, MiniShogi>(&mut self.mini, opts, control).map(|_| ()),
+        Ok(match game {
+            GameKind::Shogi => match made::<K, Shogi>(&mut self.shogi, opts, control, go_on)? {
+                Ok(_) => Allocation::Done,
+                Err(stopped) => stopped,
+            },
+            GameKind::Mini => match made::<K, MiniShogi>(&mut self.mini, opts, control, go_on)? {
+                Ok(_) => Allocation::Done,
+                Err(stopped) => stopped,
+            },
+        })
+    }
+
+    /// Finishes the tables whose allocation a stopped [`Solvers::reserve_while`] or
+    /// [`Solvers::solve_position`] left half done, so that the next search does not wait
+    /// for them.
+    pub fn finish_allocations(&mut self) -> Result<(), TableError> {
+        if self.shogi.building.is_some() {
+            self.reserve(GameKind::Shogi)?;
         }
+        if self.mini.building.is_some() {
+            self.reserve(GameKind::Mini)?;
+        }
+        Ok(())
     }
 
     /// Searches one SFEN (the game follows from its number of ranks; the side to move
@@ -237,50 +301,62 @@ impl<K: Search> Solvers<K> {
     pub fn solve(&mut self, sfen: &str) -> Result<K::Record, SolveError> {
         let pos = AnyPosition::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING)
             .map_err(SolveError::Position)?;
-        Ok(self.solve_position(&pos, sfen)?)
+        match self.solve_position(&pos, sfen, || true)? {
+            Ok(record) => Ok(record),
+            Err(_) => unreachable!("an allocation that always goes on is never stopped"),
+        }
     }
 
-    /// Searches `pos` (given as `sfen`), making its game's solver first if need be.
+    /// Searches `pos` (given as `sfen`), making its game's table first if need be a step at
+    /// a time while `go_on` answers `true`: `Ok(Err(..))` when it stopped the allocation.
     pub fn solve_position(
         &mut self,
         pos: &AnyPosition,
         sfen: &str,
-    ) -> Result<K::Record, TableError> {
+        go_on: impl FnMut() -> bool,
+    ) -> Result<Result<K::Record, Allocation>, TableError> {
         let (opts, control) = (self.opts, &self.control);
         Ok(match pos {
-            AnyPosition::Shogi(p) => K::solve(
-                made::<K, Shogi>(&mut self.shogi, opts, control)?,
-                &opts,
-                p,
-                sfen,
-            ),
-            AnyPosition::Mini(p) => K::solve(
-                made::<K, MiniShogi>(&mut self.mini, opts, control)?,
-                &opts,
-                p,
-                sfen,
-            ),
+            AnyPosition::Shogi(p) => made::<K, Shogi>(&mut self.shogi, opts, control, go_on)?
+                .map(|s| K::solve(s, &opts, p, sfen)),
+            AnyPosition::Mini(p) => made::<K, MiniShogi>(&mut self.mini, opts, control, go_on)?
+                .map(|s| K::solve(s, &opts, p, sfen)),
         })
     }
 }
 
-/// The solver in `slot`, made with `opts` under `control` if there is none yet.
+/// The solver in `slot`, made with `opts` under `control` if there is none yet: its table
+/// allocated, or its allocation resumed, a step at a time while `go_on` answers `true`;
+/// `Ok(Err(..))` when `go_on` stopped it.
 fn made<'a, K: Search, G: Game>(
-    slot: &'a mut Option<K::Solver<G>>,
+    slot: &'a mut Slot<K::Solver<G>>,
     opts: K::Options,
     control: &Option<SearchControl>,
-) -> Result<&'a mut K::Solver<G>, TableError> {
-    if let Some(solver) = slot {
-        return Ok(solver);
+    go_on: impl FnMut() -> bool,
+) -> Result<Made<'a, K::Solver<G>>, TableError> {
+    if slot.solver.is_none() {
+        let (entries, superiority) = K::table(&opts);
+        let mut building = match slot.building.take() {
+            Some(b) => b,
+            None => Table::builder(entries, superiority)
+                .map_err(|source| TableError { entries, source })?,
+        };
+        let grown = building.grow(go_on);
+        let (done, whole) = building.progress();
+        match building.finish() {
+            Ok(table) => {
+                let mut solver = K::make::<G>(opts, table);
+                K::set_control(&mut solver, control.clone());
+                slot.solver = Some(solver);
+            }
+            Err(building) => {
+                debug_assert!(!grown, "a grown table is whole");
+                slot.building = Some(building);
+                return Ok(Err(Allocation::Stopped { done, whole }));
+            }
+        }
     }
-    let (entries, superiority) = K::table(&opts);
-    let table = Table::try_new(entries, superiority).map_err(|e| TableError {
-        entries,
-        source: e.to_string(),
-    })?;
-    let mut solver = K::make::<G>(opts, table);
-    K::set_control(&mut solver, control.clone());
-    Ok(slot.insert(solver))
+    Ok(slot.solver.as_mut().ok_or(Allocation::Done))
 }
 
 #[cfg(test)]
@@ -310,7 +386,7 @@ mod tests {
         assert_eq!(Table::bytes_for(table_entries(100)), Some(100 << 20));
         let e = TableError {
             entries: table_entries(100),
-            source: "out of memory".into(),
+            source: Vec::<u8>::new().try_reserve(usize::MAX).unwrap_err(),
         };
         assert!(e.to_string().contains(" 100 MiB"), "{e}");
         let mut small = MateSolvers::new(MateOptions {
@@ -353,23 +429,29 @@ mod tests {
         assert!(every.shortest && !every.futile_interpositions);
     }
 
-    /// A table of 4 GiB, the largest `USI_Hash` and `--table-mb`, is made at once: its
-    /// memory is reserved, not written, and committed as the search touches it, so that a
-    /// `go` that has to make it is not held from its time limit or `stop`. A search on it
-    /// finds its mate as on a small one.
+    /// An allocation stopped half way is kept and finished by the next call.
     #[test]
-    fn the_largest_table_is_made_without_writing_its_memory() {
+    fn a_stopped_allocation_goes_on_where_it_stopped() {
         let mut solvers = MateSolvers::new(MateOptions {
-            table_entries: table_entries(4096),
+            table_entries: 1 << 18,
             ..MateOptions::default()
         });
-        solvers
-            .reserve(GameKind::Shogi)
-            .expect("4 GiB of address space");
+        let mut steps = 0;
+        let a = solvers
+            .reserve_while(GameKind::Shogi, || {
+                steps += 1;
+                steps < 2
+            })
+            .unwrap();
+        assert!(matches!(a, Allocation::Stopped { done, whole } if done > 0 && done < whole));
         let pos =
             AnyPosition::from_sfen_with("4k4/9/4P4/9/9/9/9/9/K8 b G 1", Relax::empty()).unwrap();
-        let r = solvers.solve_position(&pos, "-").unwrap();
+        assert_eq!(
+            solvers.solve_position(&pos, "-", || false).unwrap().err(),
+            Some(a),
+            "stopped before any more was written"
+        );
+        let r = solvers.solve_position(&pos, "-", || true).unwrap().unwrap();
         assert_eq!(r.verdict, "mate");
-        assert_eq!(r.moves, ["G*5b"]);
     }
 }

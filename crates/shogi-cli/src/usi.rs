@@ -10,7 +10,7 @@
 //! an `info string` naming what is wrong, never a crash or a hang.
 
 use crate::quote::quoted;
-use shogi_cli::{MateMode, MateRecord, MateSolvers, TableError};
+use shogi_cli::{Allocation, MateMode, MateRecord, MateSolvers, TableError};
 use shogi_core::{AnyPosition, Game, GameKind, Position, Relax};
 use shogi_mate::{DefenderHand, MateOptions, SearchControl};
 use std::io::BufRead;
@@ -83,23 +83,35 @@ impl Settings {
 /// made again when the options change.
 ///
 /// A table made inside `go` (the first Mini Shogi position, or options changed without
-/// `isready`) holds up neither the time limit nor `stop`: its memory is committed as the
-/// search touches it, so making it takes no time.
+/// `isready`) is allocated a step at a time, looking at the search's control between steps:
+/// the time limit and `stop` end the allocation as they end a search, and the answer is
+/// `checkmate timeout`. What was allocated is kept, and the next `go` or `isready` goes on
+/// from there.
 fn configured(solvers: &mut MateSolvers, opts: MateOptions) {
     if *solvers.options() != opts {
         *solvers = MateSolvers::new(opts);
     }
 }
 
-/// Searches `pos` under `control` with the solvers of the engine: the record `mate --json`
-/// prints for the position, or why the table could not be made.
-fn solve(
-    solvers: &mut MateSolvers,
-    pos: &AnyPosition,
-    control: &SearchControl,
-) -> Result<MateRecord, TableError> {
+/// What a search answers, or why there is none.
+enum Answer {
+    /// The record `mate --json` prints for the position.
+    Record(MateRecord),
+    /// The table could not be allocated.
+    Table(TableError),
+    /// The time limit or `stop` came while the table was being allocated.
+    Allocating { done: usize, whole: usize },
+}
+
+/// Searches `pos` under `control` with the solvers of the engine.
+fn solve(solvers: &mut MateSolvers, pos: &AnyPosition, control: &SearchControl) -> Answer {
     solvers.set_control(Some(control.clone()));
-    let answer = solvers.solve_position(pos, &pos.to_sfen());
+    let answer = match solvers.solve_position(pos, &pos.to_sfen(), || !control.is_stopped()) {
+        Ok(Ok(record)) => Answer::Record(record),
+        Ok(Err(Allocation::Stopped { done, whole })) => Answer::Allocating { done, whole },
+        Ok(Err(Allocation::Done)) => unreachable!("a search follows a whole table"),
+        Err(e) => Answer::Table(e),
+    };
     solvers.set_control(None);
     answer
 }
@@ -317,7 +329,11 @@ impl Engine {
     fn isready(&mut self) {
         if let Some(solvers) = self.solvers.as_mut() {
             configured(solvers, fitted(self.settings).options());
-            if let Err(e) = solvers.reserve(GameKind::Shogi) {
+            // The Shogi table, and a Mini Shogi table that a `go` began.
+            let reserved = solvers
+                .reserve(GameKind::Shogi)
+                .and_then(|()| solvers.finish_allocations());
+            if let Err(e) = reserved {
                 info_string(&e.to_string());
             }
         }
@@ -648,9 +664,21 @@ fn search(
         Err(e) => info_string(&format!("no info lines: cannot start a thread: {e}")),
     }
     let record = match answer {
-        Ok(r) => r,
-        Err(e) => {
+        Answer::Record(r) => r,
+        Answer::Table(e) => {
             info_string(&e.to_string());
+            answered.store(true, Ordering::Release);
+            send("checkmate timeout");
+            return;
+        }
+        Answer::Allocating { done, whole } => {
+            info_string(&format!(
+                "the table of {} MiB was still being allocated ({} MiB done) when the search \
+                 had to end; send `isready` after `setoption` and before `go` to allocate it \
+                 beforehand",
+                whole >> 20,
+                done >> 20
+            ));
             answered.store(true, Ordering::Release);
             send("checkmate timeout");
             return;

@@ -78,7 +78,7 @@ pub use solver::Solver;
 pub use soundness::{
     check, check_with, CheckError, CheckOptions, Flaw, FlawKind, Problem, Report, Soundness,
 };
-pub use table::{Hit, Probe, Table, TableStats};
+pub use table::{Hit, Probe, Table, TableBuilder, TableStats};
 pub use verify::{verify_line, verify_line_with, LineError};
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use crate::outcome::ANY_DEPTH;
 use crate::solver::Solver;
 use crate::table::{Table, TableStats};
 use shogi_core::{Game, Move, Position};
-use std::io;
+use std::collections::TryReserveError;
 
 /// A pass-count solver for game `G`: a mate [`Solver`] whose search may pass.
 pub struct PassSolver<G: Game> {
@@ -35,14 +35,15 @@ impl<G: Game> PassSolver<G> {
 
     /// [`PassSolver::new`], but a table the process cannot allocate is an error, not an
     /// abort.
-    pub fn try_new(opts: PassOptions) -> io::Result<PassSolver<G>> {
+    pub fn try_new(opts: PassOptions) -> Result<PassSolver<G>, TryReserveError> {
         Ok(PassSolver {
             opts,
             solver: Solver::try_new(opts.mate_options())?,
         })
     }
 
-    /// A solver on `table`, as [`Solver::with_table`].
+    /// A solver on `table`, as [`Solver::with_table`]: for a table made by a
+    /// [`crate::TableBuilder`], a step at a time.
     pub fn with_table(opts: PassOptions, table: Table) -> PassSolver<G> {
         PassSolver {
             opts,

@@ -12,7 +12,7 @@ use crate::table::Table;
 use crate::threads;
 use crate::verify::verify_line_with;
 use shogi_core::{Game, Position};
-use std::io;
+use std::collections::TryReserveError;
 
 /// A mate solver for game `G`, with its transposition table. Reusing one solver for many
 /// positions reuses the table's memory, not its contents: every search starts afresh, so
@@ -28,14 +28,14 @@ impl<G: Game> Solver<G> {
     }
 
     /// [`Solver::new`], but a table the process cannot allocate is an error, not an abort.
-    pub fn try_new(opts: MateOptions) -> io::Result<Solver<G>> {
+    pub fn try_new(opts: MateOptions) -> Result<Solver<G>, TryReserveError> {
         let table = Table::try_new(opts.table_entries, opts.superiority)?;
         Ok(Solver::with_table(opts, table))
     }
 
     /// A solver on `table`, which takes the place of the one `opts.table_entries` and
-    /// `opts.superiority` would make (a caller that made it with [`Table::try_new`], say,
-    /// to report a refusal in its own words).
+    /// `opts.superiority` would make: for a table made by a [`crate::TableBuilder`], a step
+    /// at a time.
     pub fn with_table(opts: MateOptions, table: Table) -> Solver<G> {
         Solver {
             search: Search::with_table(opts, table),
