@@ -35,8 +35,9 @@ import random
 import sys
 from importlib.metadata import version
 
-import cshogi
 import shogi
+
+from make_sets import norm, search
 
 SEED = 20261128
 GREEDY_COUNT = 600
@@ -112,19 +113,6 @@ def greedy_game(rng):
     return out
 
 
-def verdict(sfen):
-    b = cshogi.Board(sfen)
-    df = cshogi.DfPn(DEPTH, NODES)
-    mate = df.search(b)
-    if mate:
-        return "mate", df.searched_node, len(df.get_pv(b))
-    return ("nomate" if df.searched_node < NODES else "unknown"), df.searched_node, 0
-
-
-def norm(sfen):
-    return " ".join(sfen.split()[:3]) + " 1"
-
-
 def greedy_rows(count, rng):
     seen, rows, games = set(), [], 0
     while len(rows) < count:
@@ -178,7 +166,8 @@ def write(path, what, made_by, rows):
                 "verdict (mate / nomate / unknown), its nodes, its PV length (0 unless mate)\n")
         counts = {}
         for s, source in rows:
-            v, n, plies = verdict(s)
+            v, n, pv = search(s, NODES, DEPTH)
+            plies = len(pv) if pv else 0
             counts[v] = counts.get(v, 0) + 1
             f.write(f"{s}\t{half(s)}\t{source}\t{v}\t{n}\t{plies}\n")
     print(f"wrote {path}: {len(rows)} positions, {counts}", file=sys.stderr)

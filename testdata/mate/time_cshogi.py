@@ -32,6 +32,20 @@ def sfen_of(cols):
     raise ValueError(f"no sfen in line: {cols[:2]}")
 
 
+def search(sfen, depth, nodes):
+    """cshogi's answer on one position, a fresh DfPn: (verdict, nodes, seconds of search()
+    alone, PV in USI when a mate)."""
+    b = cshogi.Board(sfen)
+    df = cshogi.DfPn(depth, nodes)
+    t = time.perf_counter()
+    r = df.search(b)
+    s = time.perf_counter() - t
+    n = df.searched_node
+    verdict = "mate" if r else ("nomate" if n < nodes else "unknown")
+    pv = [cshogi.move_to_usi(m) for m in df.get_pv(b)] if r else []
+    return verdict, n, s, pv
+
+
 def serve(depth, nodes):
     import sys
     print(json.dumps({"cshogi": version("cshogi")}), flush=True)
@@ -39,14 +53,7 @@ def serve(depth, nodes):
         sfen = line.strip()
         if not sfen:
             continue
-        b = cshogi.Board(sfen)
-        df = cshogi.DfPn(depth, nodes)
-        t = time.perf_counter()
-        r = df.search(b)
-        s = time.perf_counter() - t
-        n = df.searched_node
-        verdict = "mate" if r else ("nomate" if n < nodes else "unknown")
-        pv = [cshogi.move_to_usi(m) for m in df.get_pv(b)] if r else []
+        verdict, n, s, pv = search(sfen, depth, nodes)
         print(json.dumps({"verdict": verdict, "nodes": n, "s": s, "pv": pv}), flush=True)
 
 
@@ -69,18 +76,10 @@ def main():
             if not line.strip() or line.startswith("#"):
                 continue
             sfen = sfen_of(line.rstrip("\n").split("\t"))
-            b = cshogi.Board(sfen)
-            df = cshogi.DfPn(a.depth, a.nodes)
-            t = time.perf_counter()
-            r = df.search(b)
-            wall += time.perf_counter() - t
-            nodes += df.searched_node
-            if r:
-                cnt["mate"] += 1
-            elif df.searched_node < a.nodes:
-                cnt["nomate"] += 1
-            else:
-                cnt["unknown"] += 1
+            verdict, n, s, _ = search(sfen, a.depth, a.nodes)
+            wall += s
+            nodes += n
+            cnt[verdict] += 1
     print(json.dumps({
         "file": a.file, "cshogi": version("cshogi"), "depth": a.depth, "node_limit": a.nodes,
         "positions": sum(cnt.values()), "wall_s": round(wall, 6), "nodes": nodes, **cnt,

@@ -143,6 +143,29 @@ struct Answer {
     time: Duration,
 }
 
+impl Answer {
+    /// shogi-mate's answer on `pos` (`Solver::solve`, the any-mate search), timed.
+    fn solved(solver: &mut Solver<Shogi>, pos: &Position<Shogi>) -> Answer {
+        let t = Instant::now();
+        let r = solver.solve(pos);
+        Answer {
+            verdict: r.verdict,
+            plies: r.moves.len(),
+            nodes: r.stats.nodes,
+            time: t.elapsed(),
+        }
+    }
+
+    /// The verdict as the per-position files write it.
+    fn verdict_name(&self) -> &'static str {
+        match self.verdict {
+            Verdict::Mate => "mate",
+            Verdict::NoMate => "nomate",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
 /// One USI engine over a set, one `go mate ms` per position, with `USI_Hash hash_mb`; the
 /// engine's name and its answers. A mate whose line does not replay is an error: a false
 /// verdict is never counted as a decision.
@@ -311,11 +334,7 @@ fn random_set(args: &MateBenchArgs, positions: &[Position<Shogi>]) -> Result<(),
             out += sfen;
             for (_, answers) in &runs {
                 let a = answers[i];
-                let v = match a.verdict {
-                    Verdict::Mate => "mate",
-                    Verdict::NoMate => "nomate",
-                    Verdict::Unknown => "unknown",
-                };
+                let v = a.verdict_name();
                 out += &format!(
                     "\t{v}\t{}\t{}\t{:.1}",
                     a.plies,
@@ -422,16 +441,7 @@ fn ours(positions: &[Position<Shogi>], opts: MateOptions) -> Run {
     let mut solver = Solver::<Shogi>::new(opts);
     let answers: Vec<Answer> = positions
         .iter()
-        .map(|pos| {
-            let t = Instant::now();
-            let r = solver.solve(pos);
-            Answer {
-                verdict: r.verdict,
-                plies: r.moves.len(),
-                nodes: r.stats.nodes,
-                time: t.elapsed(),
-            }
-        })
+        .map(|pos| Answer::solved(&mut solver, pos))
         .collect();
     Run::of(&answers)
 }

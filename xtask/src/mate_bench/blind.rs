@@ -8,12 +8,12 @@
 //! those it left unknown at the node limit included, so that giving up is not cheaper than
 //! deciding.
 
-use super::{sfens, testdata, MateBenchArgs};
+use super::{sfens, testdata, Answer, MateBenchArgs};
 use shogi_core::{Move, Position, Relax, Shogi};
 use shogi_mate::{verify_line, DefenderHand, MateOptions, Solver, Verdict};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The sets of `--blind` when no `--set` is given: the committed ones the defaults were
 /// chosen on, then the blind ones of `make_blind_sets.py`.
@@ -45,14 +45,6 @@ pub(super) fn half(sfen: &str) -> &'static str {
     } else {
         "test"
     }
-}
-
-/// One solver's answer on one position.
-#[derive(Clone, Copy)]
-struct Answer {
-    verdict: Verdict,
-    nodes: u64,
-    time: Duration,
 }
 
 /// cshogi's `DfPn`, one fresh search a position, in a Python process kept open
@@ -118,6 +110,7 @@ impl Cshogi {
         }
         Ok(Answer {
             verdict,
+            plies: v["pv"].as_array().map_or(0, Vec::len),
             nodes: v["nodes"].as_u64().unwrap_or(0),
             time: Duration::from_secs_f64(v["s"].as_f64().unwrap_or(0.0)),
         })
@@ -147,13 +140,15 @@ struct Class {
 
 impl Class {
     fn add(&mut self, ours: Answer, theirs: Answer) {
-        self.positions += 1;
-        self.ours += ours.time;
-        self.theirs += theirs.time;
-        self.ours_nodes += ours.nodes;
-        self.theirs_nodes += theirs.nodes;
-        self.ours_missed += usize::from(ours.verdict == Verdict::Unknown);
-        self.theirs_missed += usize::from(theirs.verdict == Verdict::Unknown);
+        self.merge(&Class {
+            positions: 1,
+            ours: ours.time,
+            theirs: theirs.time,
+            ours_nodes: ours.nodes,
+            theirs_nodes: theirs.nodes,
+            ours_missed: usize::from(ours.verdict == Verdict::Unknown),
+            theirs_missed: usize::from(theirs.verdict == Verdict::Unknown),
+        });
     }
 
     fn merge(&mut self, c: &Class) {
@@ -225,38 +220,24 @@ pub(super) fn run(args: &MateBenchArgs) -> Result<(), String> {
         for (i, sfen) in sfen_list.iter().enumerate() {
             let pos = Position::<Shogi>::from_sfen_with(sfen, Relax::ATTACKER_WITHOUT_KING)
                 .map_err(|e| format!("{file}: {sfen}: {e}"))?;
-            let mut mine = || {
-                let t = Instant::now();
-                let r = ours.solve(&pos);
-                Answer {
-                    verdict: r.verdict,
-                    nodes: r.stats.nodes,
-                    time: t.elapsed(),
-                }
-            };
             // Alternate who goes first, so that neither always meets a cold cache.
             let (a, b) = if i % 2 == 0 {
-                let a = mine();
+                let a = Answer::solved(&mut ours, &pos);
                 (a, theirs.solve(&pos, sfen)?)
             } else {
                 let b = theirs.solve(&pos, sfen)?;
-                (mine(), b)
+                (Answer::solved(&mut ours, &pos), b)
             };
-            let h = usize::from(half(sfen) == "test");
+            let name = half(sfen);
+            let h = usize::from(name == "test");
             if let Some(f) = &mut per_position {
-                let v = |a: &Answer| match a.verdict {
-                    Verdict::Mate => "mate",
-                    Verdict::NoMate => "nomate",
-                    Verdict::Unknown => "unknown",
-                };
                 writeln!(
                     f,
-                    "{file}\t{}\t{sfen}\t{}\t{}\t{:.6}\t{}\t{}\t{:.6}",
-                    half(sfen),
-                    v(&a),
+                    "{file}\t{name}\t{sfen}\t{}\t{}\t{:.6}\t{}\t{}\t{:.6}",
+                    a.verdict_name(),
                     a.nodes,
                     a.time.as_secs_f64(),
-                    v(&b),
+                    b.verdict_name(),
                     b.nodes,
                     b.time.as_secs_f64()
                 )
