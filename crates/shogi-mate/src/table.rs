@@ -14,30 +14,33 @@
 //! Entries an entry makes redundant become tombstones, which keep the runs whole. When live
 //! entries and tombstones fill three quarters of the table, a garbage collection removes
 //! the tombstones and, if live entries fill half of it, the least searched entries (by the
-//! nodes searched below them) down to a quarter, then re-places the survivors: the table never allocates after it is made,
-//! and its memory is the limit of the search. "Clearing" it between searches is a
-//! generation bump.
+//! nodes searched below them) down to a quarter, then re-places the survivors: the table
+//! never allocates after it is made, and its memory is the limit of the search. "Clearing"
+//! it between searches is a generation bump.
+//!
+//! The parts build upwards, none using one above it: [`memory`] (the slots' memory,
+//! committed a step at a time), [`counts`] (the counts of live entries and tombstones),
+//! [`shared`] (what the handles share, and the way along the slots), [`collect`] (the
+//! garbage collection), and here the [`Table`] handle with its look-ups and stores.
 
 use crate::hand::PackedHand;
-use crate::slots::{Entry, Gate, Slot};
+use crate::slots::{Entry, Slot};
 use std::collections::TryReserveError;
-use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
-mod builder;
 mod collect;
 mod counts;
-pub use builder::TableBuilder;
+mod memory;
+mod shared;
 #[cfg(test)]
 use collect::{bucket, BUCKETS};
-use counts::{Counts, SharedCounts};
+use counts::Counts;
+use memory::Memory;
+use shared::{Shared, TOMBSTONE};
 
 /// The smallest table, in entries.
 const MIN_ENTRIES: usize = 64;
-
-/// The key of a tombstone: a slot whose entry was removed and whose run goes on. Board keys
-/// are odd (the search sets their lowest bit), so no board has it; 0 is an empty slot.
-const TOMBSTONE: u64 = 2;
 
 /// What a look-up found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,19 +99,6 @@ pub struct Table {
     own: Counts,
 }
 
-/// What the handles of one table share.
-struct Shared {
-    entries: Vec<Slot>,
-    /// The number of slots less one when it is a power of two (the home slot is then a
-    /// mask of the key), else 0.
-    mask: usize,
-    generation: AtomicU16,
-    /// The pause of the threads for a collection.
-    gate: Gate,
-    /// The counts the handles write, on a cache line of their own.
-    counts: SharedCounts,
-}
-
 impl Table {
     /// A table of `entries` entries (at least 64).
     /// With `superiority` off, look-ups match exact hands only and proofs and disproofs
@@ -122,42 +112,25 @@ impl Table {
     /// [`Table::new`], but an allocation the process cannot get (an address-space limit,
     /// a size past `usize`) is an error rather than an abort.
     pub fn try_new(entries: usize, superiority: bool) -> Result<Table, TryReserveError> {
-        let slots = Table::slots(entries);
-        let mut v = Vec::new();
-        v.try_reserve_exact(slots)?;
-        v.resize_with(slots, Slot::default);
-        Ok(Table::with_entries(v, superiority))
+        let memory = Memory::reserve(Table::slots(entries))?;
+        Ok(Table::with_entries(memory.whole(), superiority))
     }
 
     /// A table of at least `entries` entries to be filled in by [`TableBuilder::grow`], a
     /// step at a time: the address space is reserved here, at once, and the memory is
-    /// committed as the steps write it. Committing is what takes the time (32 s for 4 GiB
-    /// on a busy virtual machine), so a caller that must answer by a deadline, or at a
-    /// `stop`, can grow it between looks at its clock and resume later.
+    /// committed as the steps write it, so that a caller that must answer by
+    /// a deadline, or at a `stop`, can grow it between looks at its clock and resume later.
     pub fn builder(entries: usize, superiority: bool) -> Result<TableBuilder, TryReserveError> {
-        let slots = Table::slots(entries);
-        let mut v = Vec::new();
-        v.try_reserve_exact(slots)?;
         Ok(TableBuilder {
-            entries: v,
-            slots,
+            memory: Memory::reserve(Table::slots(entries))?,
             superiority,
         })
     }
 
+    /// A table on the slots `entries`, all empty.
     fn with_entries(entries: Vec<Slot>, superiority: bool) -> Table {
         Table {
-            shared: Arc::new(Shared {
-                mask: if entries.len().is_power_of_two() {
-                    entries.len() - 1
-                } else {
-                    0
-                },
-                entries,
-                generation: AtomicU16::new(1),
-                gate: Gate::default(),
-                counts: SharedCounts::default(),
-            }),
+            shared: Arc::new(Shared::new(entries)),
             generation: 1,
             superiority,
             stats: TableStats::default(),
@@ -218,7 +191,7 @@ impl Table {
 
     /// The number of entries.
     pub fn capacity(&self) -> usize {
-        self.shared.entries.len()
+        self.shared.capacity()
     }
 
     /// Whether look-ups use superiority.
@@ -242,11 +215,7 @@ impl Table {
         shared.generation.store(self.generation, Relaxed);
         self.stats = TableStats::default();
         self.own = Counts::default();
-        let counts = &shared.counts;
-        counts.used.store(0, Relaxed);
-        counts.tombstones.store(0, Relaxed);
-        counts.replaced.store(0, Relaxed);
-        counts.collections.store(0, Relaxed);
+        shared.counts.reset();
     }
 
     /// The counters since the last [`Table::clear`]: this handle's look-ups, and the
@@ -259,9 +228,34 @@ impl Table {
         }
     }
 
+    /// Live entries and tombstones of the current generation: exact for a table with one
+    /// handle; with more, the other handles' changes not yet added are missing.
+    #[inline(always)]
+    fn counts(&self) -> (usize, usize) {
+        self.shared.counts.with(&self.own, self.capacity())
+    }
+
     /// Live entries of the current generation ([`Table::counts`]).
     fn used(&self) -> usize {
         self.counts().0
+    }
+
+    /// This handle's changes to the counts, voided if a collection has recounted since.
+    #[inline(always)]
+    fn own(&mut self) -> &mut Counts {
+        self.own.current(&self.shared.counts)
+    }
+
+    /// Adds this handle's changes to the shared counts once there are enough of them.
+    #[inline(always)]
+    fn flush(&mut self) {
+        self.own.flush(&self.shared.counts);
+    }
+
+    /// The garbage collection ([`collect::collect`]), by this handle's count of the live
+    /// entries. Runs alone: every other handle's thread waits at the pause.
+    fn collect(&self) {
+        collect::collect(&self.shared, self.generation, self.used());
     }
 
     /// The share of entries in use by the current generation.
@@ -277,7 +271,11 @@ impl Table {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let slot = self.shared.entries.as_ptr().wrapping_add(self.home(key));
+            let slot = self
+                .shared
+                .entries
+                .as_ptr()
+                .wrapping_add(self.shared.home(key));
             // SAFETY: a prefetch is a hint to the cache: it never faults and reads nothing
             // into the program, whatever the address (here always inside the table). It
             // needs SSE, which every x86-64 processor has.
@@ -289,36 +287,6 @@ impl Table {
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
-    }
-
-    #[inline(always)]
-    fn home(&self, key: u64) -> usize {
-        // The key is a sum of random 64-bit values: any bits will do. Other sizes than
-        // powers of two map the 57 bits left onto the slots by a multiplication, not a
-        // division (Lemire's fast range).
-        let mask = self.shared.mask;
-        if mask != 0 {
-            (key >> 7) as usize & mask
-        } else {
-            ((u128::from(key >> 7) * self.capacity() as u128) >> 57) as usize
-        }
-    }
-
-    /// The slot after `i`, round the end.
-    #[inline(always)]
-    fn next(&self, i: usize) -> usize {
-        let j = i + 1;
-        if j == self.capacity() {
-            0
-        } else {
-            j
-        }
-    }
-
-    /// The entry in slot `i`.
-    #[inline(always)]
-    fn load(&self, i: usize) -> Entry {
-        self.shared.entries[i].load()
     }
 
     /// Whether entry `e` is nothing of the current generation (no entry, no tombstone):
@@ -373,15 +341,15 @@ impl Table {
             self.pause(false);
         }
         let mut exact: Option<Entry> = None;
-        let mut i = self.home(key);
+        let mut i = self.shared.home(key);
         // Every entry of `key` lies between its home slot and the first empty slot after
         // it; the table is never full (the collection keeps a quarter of it empty).
         loop {
-            let e = self.load(i);
+            let e = self.shared.load(i);
             if self.is_empty(&e) {
                 break;
             }
-            i = self.next(i);
+            i = self.shared.next(i);
             if e.key != key {
                 continue;
             }
@@ -438,13 +406,13 @@ impl Table {
             self.pause(false);
         }
         let mut best: Option<u16> = None;
-        let mut i = self.home(key);
+        let mut i = self.shared.home(key);
         loop {
-            let e = self.load(i);
+            let e = self.shared.load(i);
             if self.is_empty(&e) {
                 break;
             }
-            i = self.next(i);
+            i = self.shared.next(i);
             if e.key == key && e.pn == 0 && self.covers(hand, e.hand) {
                 best = Some(best.map_or(e.len, |b| b.min(e.len)));
             }
@@ -483,20 +451,20 @@ impl Table {
         // The first slot of the run that a new entry may take (a tombstone or the empty
         // slot that ends the run).
         let mut free = None;
-        let mut i = self.home(key);
+        let mut i = self.shared.home(key);
         loop {
-            let e = self.load(i);
+            let e = self.shared.load(i);
             if self.is_empty(&e) {
                 free.get_or_insert(i);
                 break;
             }
             if e.key == TOMBSTONE {
                 free.get_or_insert(i);
-                i = self.next(i);
+                i = self.shared.next(i);
                 continue;
             }
             if e.key != key {
-                i = self.next(i);
+                i = self.shared.next(i);
                 continue;
             }
             let open = !e.is_final();
@@ -525,10 +493,10 @@ impl Table {
                 own.tombstones += 1;
                 free.get_or_insert(i);
             }
-            i = self.next(i);
+            i = self.shared.next(i);
         }
         let i = free.expect("a run ends at an empty slot");
-        let old = self.load(i);
+        let old = self.shared.load(i);
         let own = self.own();
         if old.key == TOMBSTONE && old.generation == generation {
             own.tombstones -= 1;
@@ -543,6 +511,38 @@ impl Drop for Table {
     /// The handle's thread no longer takes part in collections.
     fn drop(&mut self) {
         self.step_out();
+    }
+}
+
+/// A [`Table`] being allocated a step at a time ([`Table::builder`]).
+pub struct TableBuilder {
+    memory: Memory,
+    superiority: bool,
+}
+
+impl TableBuilder {
+    /// Fills in the table until it is whole, or until `go_on` (asked before each step of
+    /// 2 MiB) answers `false`; whether it is whole. A builder stopped this way can grow
+    /// again.
+    pub fn grow(&mut self, go_on: impl FnMut() -> bool) -> bool {
+        self.memory.grow(go_on)
+    }
+
+    /// The bytes written so far and the bytes of the whole table.
+    pub fn progress(&self) -> (usize, usize) {
+        self.memory.progress()
+    }
+
+    /// The table, once [`TableBuilder::grow`] has made it whole; else the builder back.
+    pub fn finish(self) -> Result<Table, TableBuilder> {
+        let superiority = self.superiority;
+        match self.memory.into_slots() {
+            Ok(slots) => Ok(Table::with_entries(slots, superiority)),
+            Err(memory) => Err(TableBuilder {
+                memory,
+                superiority,
+            }),
+        }
     }
 }
 

@@ -2,7 +2,6 @@
 //! handle keeps its changes and adds them to the shared counts now and then, so that
 //! threads storing at once do not pass one cache line to and fro at every store.
 
-use super::Table;
 use std::sync::atomic::{AtomicIsize, AtomicU64, Ordering::Relaxed};
 
 /// Changes to the counts of live entries and tombstones, which a handle adds to the shared
@@ -16,6 +15,30 @@ pub(super) struct Counts {
 
 impl Counts {
     const FLUSH: isize = 256;
+
+    /// These changes, voided if a collection has recounted `shared` since.
+    #[inline(always)]
+    pub(super) fn current(&mut self, shared: &SharedCounts) -> &mut Counts {
+        let seen = shared.collections.load(Relaxed);
+        if seen != self.collections {
+            *self = Counts {
+                collections: seen,
+                ..Counts::default()
+            };
+        }
+        self
+    }
+
+    /// Adds these changes to `shared` once there are enough of them.
+    #[inline(always)]
+    pub(super) fn flush(&mut self, shared: &SharedCounts) {
+        if self.used.abs() + self.tombstones.abs() >= Counts::FLUSH {
+            shared.used.fetch_add(self.used, Relaxed);
+            shared.tombstones.fetch_add(self.tombstones, Relaxed);
+            self.used = 0;
+            self.tombstones = 0;
+        }
+    }
 }
 
 /// The counts of a table, less the changes its handles have not added yet, on a cache line
@@ -32,49 +55,31 @@ pub(super) struct SharedCounts {
     pub collections: AtomicU64,
 }
 
-impl Table {
-    /// This handle's changes to the counts, voided if a collection has recounted since.
+impl SharedCounts {
+    /// Live entries and tombstones of the current generation in a table of `capacity`
+    /// slots, with the changes `own` of one handle: exact for a table with one handle;
+    /// with more, the other handles' changes not yet added are missing.
     #[inline(always)]
-    pub(super) fn own(&mut self) -> &mut Counts {
-        let seen = self.shared.counts.collections.load(Relaxed);
-        if seen != self.own.collections {
-            self.own = Counts {
-                collections: seen,
-                ..Counts::default()
-            };
-        }
-        &mut self.own
-    }
-
-    /// Adds this handle's changes to the shared counts once there are enough of them.
-    #[inline(always)]
-    pub(super) fn flush(&mut self) {
-        let own = &mut self.own;
-        if own.used.abs() + own.tombstones.abs() >= Counts::FLUSH {
-            let counts = &self.shared.counts;
-            counts.used.fetch_add(own.used, Relaxed);
-            counts.tombstones.fetch_add(own.tombstones, Relaxed);
-            own.used = 0;
-            own.tombstones = 0;
-        }
-    }
-
-    /// Live entries and tombstones of the current generation: exact for a table with one
-    /// handle; with more, the other handles' changes not yet added are missing.
-    #[inline(always)]
-    pub(super) fn counts(&self) -> (usize, usize) {
-        let counts = &self.shared.counts;
-        let (mut used, mut tombstones) = (self.own.used, self.own.tombstones);
-        if self.shared.counts.collections.load(Relaxed) == self.own.collections {
-            used += counts.used.load(Relaxed);
-            tombstones += counts.tombstones.load(Relaxed);
+    pub(super) fn with(&self, own: &Counts, capacity: usize) -> (usize, usize) {
+        let (mut used, mut tombstones) = (own.used, own.tombstones);
+        if self.collections.load(Relaxed) == own.collections {
+            used += self.used.load(Relaxed);
+            tombstones += self.tombstones.load(Relaxed);
         } else {
-            (used, tombstones) = (counts.used.load(Relaxed), counts.tombstones.load(Relaxed));
+            (used, tombstones) = (self.used.load(Relaxed), self.tombstones.load(Relaxed));
         }
-        let cap = self.capacity() as isize;
+        let cap = capacity as isize;
         (
             used.clamp(0, cap) as usize,
             tombstones.clamp(0, cap) as usize,
         )
+    }
+
+    /// Every count back to zero, as for an empty table.
+    pub(super) fn reset(&self) {
+        self.used.store(0, Relaxed);
+        self.tombstones.store(0, Relaxed);
+        self.replaced.store(0, Relaxed);
+        self.collections.store(0, Relaxed);
     }
 }
