@@ -10,6 +10,7 @@ mod docs_check;
 mod fuzz;
 mod fuzz_stable;
 mod mate_bench;
+mod mate_data;
 #[cfg(test)]
 mod msrv;
 mod pawn_drop;

@@ -4,10 +4,11 @@
 
 mod blind;
 
+use crate::mate_data::{column, sfens, testdata};
 use clap::Args;
 use shogi_core::{Position, Relax, Shogi};
 use shogi_mate::{Defense, MateOptions, PassOptions, PassSolver, PassVerdict, Solver, Verdict};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -402,29 +403,6 @@ fn shortest_set(args: &MateBenchArgs, positions: &[Position<Shogi>]) -> Result<(
         start.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/mate")
-}
-
-pub(crate) fn sfens(file: &str) -> Result<Vec<String>, String> {
-    column(file, 0)
-}
-
-/// Column `k` (tab-separated) of a data file's lines.
-fn column(file: &str, k: usize) -> Result<Vec<String>, String> {
-    let path = testdata().join(file);
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            l.split('\t')
-                .nth(k)
-                .map(str::to_string)
-                .ok_or_else(|| format!("{}: `{l}` has no column {}", path.display(), k + 1))
-        })
-        .collect()
 }
 
 /// Verdict counts, nodes and solving time of one solver over one set.

@@ -253,7 +253,7 @@ pub fn control_cost(args: ControlCostArgs) -> Result<(), String> {
         return Err("--rounds must be at least 1".into());
     }
     let read = |file: &str| -> Result<Vec<Position<Shogi>>, String> {
-        crate::mate_bench::sfens(file)?
+        crate::mate_data::sfens(file)?
             .iter()
             .map(|s| {
                 Position::from_sfen_with(s, Relax::ATTACKER_WITHOUT_KING)

@@ -2,7 +2,7 @@
 //! line, a JSON object, or a KIF with the variations as 変化.
 
 use crate::inputs::Input;
-use crate::mate_cmds::{on_solver_stack, one_problem, to_json, Worker};
+use crate::problems::{on_solver_stack, one_problem, to_json, Worker};
 use shogi_cli::TsumeRecord;
 use shogi_core::{AnyPosition, Game, GameKind, MiniShogi, Move, Position, Relax, Shogi};
 use shogi_mate::{check_with, CheckOptions, Problem, Report, Solver};

@@ -201,20 +201,6 @@ pub fn run_command(cmd: EstimateCommand) -> Result<(), String> {
     }
 }
 
-/// The statement of a run's estimate and the bounds on its systematic errors, as text.
-pub fn statement_with_bounds(state: &RunState) -> Result<String, String> {
-    shogi_estimate::assess(&state.config, &state.counters)
-        .map(|a| a.text())
-        .map_err(|e| e.to_string())
-}
-
-/// The same as JSON.
-pub fn bounds_json(state: &RunState) -> Result<serde_json::Value, String> {
-    shogi_estimate::assess(&state.config, &state.counters)
-        .map(|a| a.json())
-        .map_err(|e| e.to_string())
-}
-
 /// `merge`: verifies and adds up the shard files; with `out`, writes the sum to a new file
 /// (checked writable, and not an existing file, before anything is read).
 fn merge_command(

@@ -15,6 +15,7 @@ mod memory;
 mod options;
 mod out_file;
 mod output;
+mod problems;
 mod quote;
 mod rank_cmds;
 mod reach_cmds;

@@ -313,7 +313,7 @@ impl Verified<'_> {
                 }
             );
         }
-        t.push_str(&crate::estimate_cmds::statement_with_bounds(state)?);
+        t.push_str(&statement_with_bounds(state)?);
         Ok(t)
     }
 
@@ -347,7 +347,7 @@ impl Verified<'_> {
             "seed": seed,
             "recounts": recounts,
             "equal": recounts.iter().all(|r| r.difference.is_none()),
-            "estimate": crate::estimate_cmds::bounds_json(state)?,
+            "estimate": bounds_json(state)?,
         }))
     }
 }
@@ -392,4 +392,18 @@ fn upgrade_run(
         state.progress().0
     );
     Ok(())
+}
+
+/// The statement of a run's estimate and the bounds on its systematic errors, as text.
+fn statement_with_bounds(state: &RunState) -> Result<String, String> {
+    shogi_estimate::assess(&state.config, &state.counters)
+        .map(|a| a.text())
+        .map_err(|e| e.to_string())
+}
+
+/// The same as JSON.
+fn bounds_json(state: &RunState) -> Result<serde_json::Value, String> {
+    shogi_estimate::assess(&state.config, &state.counters)
+        .map(|a| a.json())
+        .map_err(|e| e.to_string())
 }

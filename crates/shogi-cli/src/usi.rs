@@ -472,7 +472,7 @@ impl Engine {
         let answered = Arc::new(AtomicBool::new(false));
         let worker_answered = answered.clone();
         let spawned = std::thread::Builder::new()
-            .stack_size(crate::mate_cmds::STACK)
+            .stack_size(crate::problems::STACK)
             .spawn(move || {
                 search(&mut solvers, &pos, &worker_control, limit, &worker_answered);
                 solvers
@@ -551,7 +551,7 @@ fn fitted(mut settings: Settings) -> Settings {
         .table_entries;
         shogi_mate::Table::bytes_for(entries)
             .and_then(|b| u64::try_from(b).ok())
-            .is_some_and(|bytes| crate::mate_cmds::threads_that_fit(bytes, room) >= 1)
+            .is_some_and(|bytes| crate::problems::threads_that_fit(bytes, room) >= 1)
     };
     let asked = settings.hash_mb;
     while settings.hash_mb > 1 && !fits(settings.hash_mb) {

@@ -1,6 +1,6 @@
 //! A set of squares in a `u128` (81 squares fit; Mini Shogi uses the low 25 bits).
 
-use crate::tables::MAX_SQUARES;
+use crate::geometry::MAX_SQUARES;
 use crate::Square;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 

@@ -11,6 +11,7 @@ mod bitboard;
 mod choice;
 mod color;
 mod game;
+mod geometry;
 mod hand;
 mod magic;
 mod movegen;

@@ -17,7 +17,7 @@
 //! (the "classical approach") and the byte-swapping ("Qugiy") variant for the slides
 //! towards lower indices, this measured faster on the perft suite (docs/BENCHMARKS.md).
 
-use crate::tables::{DIRS, MAX_SQUARES};
+use crate::geometry::{DIRS, MAX_SQUARES};
 use crate::Bitboard;
 
 /// One square's entry: the squares that can block, its magic number, the shift that

@@ -260,7 +260,7 @@ struct CheckSink<'a> {
     /// Pieces of the mover that alone block one of its sliders from the enemy king.
     discoverers: Bitboard,
     /// The line through the enemy king and each square (for discovered checks).
-    king_lines: &'static [Bitboard; crate::tables::MAX_SQUARES],
+    king_lines: &'static [Bitboard; crate::geometry::MAX_SQUARES],
 }
 
 impl MoveSink for CheckSink<'_> {

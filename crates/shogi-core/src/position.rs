@@ -1,7 +1,7 @@
 //! The position: board, hands, side to move, and an incrementally kept Zobrist key.
 
 use crate::attacks::{bishop_attacks, lance_attacks, rook_attacks, step_attacks};
-use crate::tables::MAX_SQUARES;
+use crate::geometry::MAX_SQUARES;
 use crate::{Bitboard, Color, Game, Hand, Material, Move, Piece, PieceKind, Square};
 use core::marker::PhantomData;
 

@@ -5,7 +5,7 @@
 //! index is `x * H + y`, so one file occupies consecutive bits of a bitboard and the index
 //! order is the square order of the paper and of the authors' ranking code.
 
-use crate::tables::MAX_SQUARES;
+use crate::geometry::MAX_SQUARES;
 use crate::Game;
 
 /// A square index `x * H + y`. The coordinates depend on the game's board height, so the

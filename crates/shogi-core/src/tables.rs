@@ -5,26 +5,12 @@
 //! 5x5 and 9x9 games index their own tables with no runtime branch on the board size.
 //! Arrays are sized for the largest board (81 squares); Mini Shogi uses the first 25 entries.
 
+use crate::geometry::{DIRS, UP};
 use crate::magic::{self, Magic};
 use crate::{Bitboard, Color, PieceKind};
 
-/// Largest board handled (9x9).
-pub const MAX_SQUARES: usize = 81;
-/// Largest board width handled.
-pub const MAX_FILES: usize = 9;
-
-/// The eight ray directions `(dx, dy)`, `y` growing downwards (towards Black's side).
-pub(crate) const DIRS: [(i8, i8); 8] = [
-    (0, -1),  // 0: up (Black's forward)
-    (0, 1),   // 1: down (White's forward)
-    (-1, 0),  // 2: left
-    (1, 0),   // 3: right
-    (-1, -1), // 4: up-left
-    (1, -1),  // 5: up-right
-    (-1, 1),  // 6: down-left
-    (1, 1),   // 7: down-right
-];
-pub(crate) const UP: usize = 0;
+/// The board's limits, here where callers have always found them.
+pub use crate::geometry::{MAX_FILES, MAX_SQUARES};
 
 /// Everything move generation and hashing look up, for one board size.
 pub struct Tables {

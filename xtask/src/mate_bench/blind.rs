@@ -8,7 +8,8 @@
 //! those it left unknown at the node limit included, so that giving up is not cheaper than
 //! deciding.
 
-use super::{sfens, testdata, Answer, MateBenchArgs};
+use super::{Answer, MateBenchArgs};
+use crate::mate_data::{sfens, testdata};
 use shogi_core::{Move, Position, Relax, Shogi};
 use shogi_mate::{verify_line, DefenderHand, MateOptions, Solver, Verdict};
 use std::io::{BufRead, BufReader, Write};
