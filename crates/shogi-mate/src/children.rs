@@ -243,7 +243,7 @@ fn push_moves<G: Game>(
 /// Chains the moves of `stack[start..]` that wait for another: interpositions on one
 /// square are nearly the same defence, and summing their proof numbers makes a check that
 /// allows many of them look many times harder than it is; a check without promotion rarely
-/// mates where the promotion does not.
+/// mates where the promotion does not (how long it waits: [`still_waits`]).
 pub(crate) fn link_delayed(stack: &mut [Child], start: usize, or_node: bool) {
     let kids = &mut stack[start..];
     if or_node {
@@ -284,13 +284,27 @@ pub(crate) fn link_delayed(stack: &mut [Child], start: usize, or_node: bool) {
     }
 }
 
+/// How many times the waiting check's own proof number the promotion's may reach before
+/// the check without promotion stops waiting for it ([`still_waits`]). Chosen on the `tune`
+/// halves of the benchmark sets (docs/BENCHMARKS.md, issue 32): 1, 1.5, 2, 3, 4, 8, 16 and
+/// 32 were tried, and waiting for the disproof itself; 2 took the fewest nodes.
+pub(crate) const PROMOTION_LEAD: u64 = 2;
+
 /// Whether a move that waits for another still waits, `first` being what is known of the
-/// one it waits for: an interposition waits until the one before it is proved, a check
-/// without promotion until the promotion is disproved.
+/// one it waits for and `own` of the move itself: an interposition waits until the one
+/// before it is proved; a check without promotion while the promotion is neither disproved
+/// nor more than [`PROMOTION_LEAD`] times harder to prove than the check itself looks.
+///
+/// The promotion is the better move nearly always, so the plain check is held back; but
+/// a promotion that is hard to disprove would hold it back for as long as its disproof
+/// takes, which in a composed problem built on the exception (a pawn that must not promote)
+/// is most of the search. Once the promotion's proof number has outgrown the plain check's,
+/// the promotion is no longer the promising move, and the plain check competes on its own
+/// numbers; should the promotion become easy again, the check waits again.
 #[inline]
-pub(crate) fn still_waits(first: Outcome, or_node: bool) -> bool {
+pub(crate) fn still_waits(first: Outcome, own: Outcome, or_node: bool) -> bool {
     if or_node {
-        first.dn != 0
+        first.dn != 0 && u64::from(first.pn) <= PROMOTION_LEAD * u64::from(own.pn)
     } else {
         first.pn != 0
     }
@@ -303,7 +317,7 @@ pub(crate) fn waits(kids: &[Child], c: &Child, or_node: bool) -> bool {
     c.out.pn != 0
         && c.out.dn != 0
         && c.after
-            .is_some_and(|j| still_waits(kids[j as usize].out, or_node))
+            .is_some_and(|j| still_waits(kids[j as usize].out, c.out, or_node))
 }
 
 #[cfg(test)]
@@ -390,8 +404,8 @@ mod tests {
         assert!(kids.iter().all(|c| c.after.is_none()));
     }
 
-    /// A check without promotion waits for the same move with promotion, until the
-    /// promotion is disproved; an interposition until the first one is proved.
+    /// A check without promotion waits for the same move with promotion, at the longest
+    /// until the promotion is disproved; an interposition until the first one is proved.
     #[test]
     fn a_check_without_promotion_waits_for_the_promotion() {
         let (_, mut kids) = children("4k4/9/4P4/9/9/9/9/9/K8 b S 1", true, true);
@@ -421,8 +435,45 @@ mod tests {
         };
         let c = kids[i];
         assert!(!waits(&kids, &c, true));
-        assert!(still_waits(Outcome::open(1, PackedHand::EMPTY), false));
-        assert!(!still_waits(Outcome::proof(PackedHand::EMPTY, 3), false));
+        let open = Outcome::open(1, PackedHand::EMPTY);
+        assert!(still_waits(open, open, false));
+        assert!(!still_waits(
+            Outcome::proof(PackedHand::EMPTY, 3),
+            open,
+            false
+        ));
+    }
+
+    /// A check without promotion stops waiting once the promotion's proof number has grown
+    /// past [`PROMOTION_LEAD`] times its own (the promotion no longer the promising move),
+    /// and waits again when its own grows back to that.
+    #[test]
+    fn a_check_without_promotion_stops_waiting_for_a_hard_promotion() {
+        let (_, mut kids) = children("4k4/9/4P4/9/9/9/9/9/K8 b S 1", true, true);
+        let at = |kids: &[Child], usi: &str| {
+            let mv = Move::from_usi::<Shogi>(usi).unwrap();
+            kids.iter().position(|c| c.mv == mv).unwrap()
+        };
+        let (i, j) = (at(&kids, "5c5b"), at(&kids, "5c5b+"));
+        let open = |pn, dn| Outcome {
+            dn,
+            ..Outcome::open(pn, PackedHand::EMPTY)
+        };
+        let lead = PROMOTION_LEAD as u32;
+        kids[i].out = open(3, 2);
+        kids[j].out = open(3 * lead, 40);
+        assert!(
+            waits(&kids, &kids[i], true),
+            "the promotion is as promising"
+        );
+        kids[j].out = open(3 * lead + 1, 40);
+        assert!(!waits(&kids, &kids[i], true), "the promotion is harder");
+        kids[i].out = open(4, 2);
+        assert!(waits(&kids, &kids[i], true), "the check is as hard again");
+        // Numbers near infinity neither overflow nor end the wait.
+        kids[i].out = open(INF - 1, 2);
+        kids[j].out = open(INF - 1, 40);
+        assert!(waits(&kids, &kids[i], true));
     }
 
     #[test]

@@ -37,8 +37,9 @@ pub struct MateOptions {
     pub tca: bool,
     /// Delayed moves (docs/METHOD.md §11.2): of the defender's drops on one square only the
     /// first is counted and searched until it is proved, then the next; of a check with and
-    /// without promotion, the one without waits until the promotion is disproved. Off: every
-    /// move counts from the start (the ablation of docs/BENCHMARKS.md).
+    /// without promotion, the one without waits while the promotion is undisproved and no
+    /// more than twice as hard to prove by the numbers. Off: every move counts from the start
+    /// (the ablation of docs/BENCHMARKS.md).
     pub delay: bool,
     /// A new position after the defender's reply starts with the attacker's number of
     /// checks as its disproof number (off: 1), as a position after a check starts with the

@@ -217,7 +217,7 @@ impl<G: Game> Search<G> {
                 // left out of the numbers: its look-ahead can wait too.
                 let waits = !or_node
                     && c.after.is_some_and(|j| {
-                        children::still_waits(self.children[j as usize].out, or_node)
+                        children::still_waits(self.children[j as usize].out, c.out, or_node)
                     });
                 let pn = match c.init {
                     Some(pn) => pn,

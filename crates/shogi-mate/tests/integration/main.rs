@@ -8,6 +8,7 @@
 mod common;
 mod control;
 mod cycles;
+mod delay;
 mod fuzz_regressions;
 mod mini_exhaustive;
 mod problem_sets;
