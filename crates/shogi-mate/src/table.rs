@@ -33,8 +33,6 @@ mod collect;
 mod counts;
 mod memory;
 mod shared;
-#[cfg(test)]
-use collect::{bucket, BUCKETS};
 use counts::Counts;
 use memory::Memory;
 use shared::{Shared, TOMBSTONE};

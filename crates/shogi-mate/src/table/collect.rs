@@ -104,3 +104,73 @@ pub(super) fn bucket(amount: u32) -> usize {
 
 /// The number of [`bucket`]s.
 pub(super) const BUCKETS: usize = 33 * 4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hand::PackedHand;
+    use crate::slots::Slot;
+
+    #[test]
+    fn buckets_grow_with_the_amount_in_quarter_octaves() {
+        let b: Vec<usize> = [0u32, 1, 2, 3, 4, 5, 6, 7, 8, 1000, u32::MAX]
+            .map(bucket)
+            .to_vec();
+        assert!(b.windows(2).all(|w| w[0] <= w[1]), "{b:?}");
+        assert_eq!(b[0], 0);
+        assert!(b[10] < BUCKETS);
+        assert_ne!(bucket(1 << 20), bucket((1 << 20) + (1 << 19)));
+    }
+
+    /// A collection of a table with room to spare removes the tombstones and the entries
+    /// of older generations, keeps every live entry, and leaves each findable from its home
+    /// slot: no empty slot between its home and where it stands.
+    #[test]
+    fn a_collection_keeps_live_entries_in_whole_runs() {
+        let mut slots = Vec::new();
+        slots.resize_with(16, Slot::default);
+        let shared = Shared::new(slots);
+        let entry = |key: u64, generation: u16| Entry {
+            key,
+            hand: PackedHand::EMPTY,
+            pn: 1,
+            dn: 1,
+            generation,
+            amount: 1,
+            ..Entry::default()
+        };
+        // Keys of one home slot (3 of 16: they differ above the mask's bits), a tombstone
+        // among them and one entry of an older generation.
+        let home = |i: u64| (i << 7) | 1;
+        shared.entries[3].store(entry(home(3), 2));
+        shared.entries[4].store(entry(TOMBSTONE, 2));
+        shared.entries[5].store(entry(home(3) + 2048, 2));
+        shared.entries[6].store(entry(home(3) + 4096, 1));
+        shared.entries[7].store(entry(home(3) + 6144, 2));
+        collect(&shared, 2, 3);
+        let live: Vec<u64> = (0..16)
+            .map(|i| shared.load(i))
+            .filter(|e| e.key != 0)
+            .map(|e| e.key)
+            .collect();
+        assert_eq!(live, [home(3), home(3) + 2048, home(3) + 6144]);
+        assert_eq!(
+            shared.load(5).key,
+            home(3) + 6144,
+            "moved up to close the run"
+        );
+        for i in 0..16 {
+            let e = shared.load(i);
+            if e.key != 0 {
+                let mut j = shared.home(e.key);
+                while j != i {
+                    assert_ne!(shared.load(j).key, 0, "a gap before slot {i}");
+                    j = shared.next(j);
+                }
+            }
+        }
+        assert_eq!(shared.counts.used.load(Relaxed), 3);
+        assert_eq!(shared.counts.tombstones.load(Relaxed), 0);
+        assert_eq!(shared.counts.collections.load(Relaxed), 1);
+    }
+}

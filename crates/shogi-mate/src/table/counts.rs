@@ -83,3 +83,45 @@ impl SharedCounts {
         self.collections.store(0, Relaxed);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A handle's changes reach the shared counts in batches, and a collection, which
+    /// recounts, voids the changes made before it.
+    #[test]
+    fn changes_are_added_in_batches_and_voided_by_a_collection() {
+        let shared = SharedCounts::default();
+        let mut own = Counts::default();
+        own.current(&shared).used += Counts::FLUSH - 1;
+        own.flush(&shared);
+        assert_eq!(shared.used.load(Relaxed), 0, "not enough changes yet");
+        assert_eq!(shared.with(&own, 1000), (Counts::FLUSH as usize - 1, 0));
+        own.current(&shared).tombstones += 1;
+        own.flush(&shared);
+        assert_eq!(shared.used.load(Relaxed), Counts::FLUSH - 1);
+        assert_eq!(shared.tombstones.load(Relaxed), 1);
+        own.current(&shared).used += 5;
+        // A collection recounts: the shared counts are the truth, the 5 are void.
+        shared.collections.fetch_add(1, Relaxed);
+        shared.used.store(40, Relaxed);
+        assert_eq!(shared.with(&own, 1000), (40, 1));
+        assert_eq!(own.current(&shared).used, 0);
+    }
+
+    /// Counts a handle sees are clamped to the table: other handles' changes not yet added
+    /// can leave the sum below zero or above the capacity for a while.
+    #[test]
+    fn counts_seen_stay_within_the_table() {
+        let shared = SharedCounts::default();
+        let own = Counts {
+            used: -7,
+            tombstones: 99,
+            collections: 0,
+        };
+        assert_eq!(shared.with(&own, 64), (0, 64));
+        shared.reset();
+        assert_eq!(shared.with(&Counts::default(), 64), (0, 0));
+    }
+}

@@ -76,3 +76,42 @@ impl Shared {
         self.entries[i].load()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shared(n: usize) -> Shared {
+        let mut slots = Vec::new();
+        slots.resize_with(n, Slot::default);
+        Shared::new(slots)
+    }
+
+    /// Home slots fall inside the table whatever its size, spread over all of it, and the
+    /// slot after the last is the first.
+    #[test]
+    fn home_slots_cover_a_table_of_any_size() {
+        for n in [64, 100, 1 << 10, 1000] {
+            let s = shared(n);
+            let mut seen = vec![false; n];
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            for _ in 0..20 * n {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let h = s.home(x | 1);
+                assert!(h < n);
+                seen[h] = true;
+            }
+            assert!(
+                seen.iter().all(|&b| b),
+                "every slot of {n} is some key's home"
+            );
+            assert_eq!(s.next(n - 1), 0);
+            assert_eq!(s.next(0), 1);
+        }
+        // The top of the key range lands in the last slot.
+        assert_eq!(shared(100).home(u64::MAX), 99);
+        assert_eq!(shared(64).home(u64::MAX), 63);
+    }
+}

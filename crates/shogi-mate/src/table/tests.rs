@@ -288,17 +288,6 @@ fn a_full_table_keeps_the_most_searched_entries() {
     assert!(amounts / found as u64 > 1500, "{}", amounts / found as u64);
 }
 
-#[test]
-fn buckets_grow_with_the_amount_in_quarter_octaves() {
-    let b: Vec<usize> = [0u32, 1, 2, 3, 4, 5, 6, 7, 8, 1000, u32::MAX]
-        .map(bucket)
-        .to_vec();
-    assert!(b.windows(2).all(|w| w[0] <= w[1]), "{b:?}");
-    assert_eq!(b[0], 0);
-    assert!(b[10] < BUCKETS);
-    assert_ne!(bucket(1 << 20), bucket((1 << 20) + (1 << 19)));
-}
-
 /// Random stores, look-ups and redundant entries against a plain list of what was
 /// stored: exact open entries of colliding boards, without collections.
 #[test]
