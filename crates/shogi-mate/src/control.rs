@@ -75,3 +75,26 @@ impl SearchControl {
         self.inner.permille.store(permille, Ordering::Relaxed);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Clones share one state: a stop asked through one is seen by the search's look through
+    /// another, with the progress it publishes; the fill is reported in permille, clamped.
+    #[test]
+    fn clones_share_the_stop_and_the_progress() {
+        let ui = SearchControl::new();
+        let search = Some(ui.clone());
+        assert!(!SearchControl::look(&search, 2048, 0.25));
+        assert_eq!((ui.nodes(), ui.hashfull()), (2048, 250));
+        ui.stop();
+        assert!(SearchControl::look(&search, 4096, 1.7));
+        assert_eq!((ui.nodes(), ui.hashfull()), (4096, 1000));
+        ui.publish(1, -0.5);
+        assert_eq!(ui.hashfull(), 0);
+        // A search without a control never stops.
+        assert!(!SearchControl::look(&None, 1 << 40, 0.5));
+        assert!(CHECK_INTERVAL.is_power_of_two());
+    }
+}
