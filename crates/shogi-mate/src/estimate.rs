@@ -2,7 +2,8 @@
 //! counts the moves of a child the table does not know, and decides it where it has none.
 //!
 //! After a check, a new position's proof number is the defender's number of replies (as in
-//! df-pn+), so that checks leaving few replies are tried first; after a reply, its
+//! df-pn+), so that checks leaving few replies are tried first, the drops on one square
+//! counted once with delayed moves (as the node counts them); after a reply, its
 //! disproof number is the attacker's number of checks. A look-ahead that finds no move
 //! decides the child where it is generated: no reply is checkmate, no check no mate; so the
 //! leaves of a proof cost no visit of their own. The counts are remembered by position in a
@@ -29,6 +30,9 @@ pub(crate) struct Estimates {
     /// The convention on futile interpositions: a defender left only futile drops has no
     /// reply.
     pub futile: bool,
+    /// Delayed moves: the defender's drops on one square count as one reply, as the node
+    /// counts them once expanded ([`crate::children::link_delayed`]).
+    pub delay: bool,
     /// How a child without moves is decided.
     pub rules: Rules,
     /// The defender's moves besides the pass after a quiet move (the pass count).
@@ -88,11 +92,13 @@ impl LookAhead {
         }
         let next = c.play(pos);
         let n = match kind {
-            Kind::Evade if how.futile => {
+            Kind::Evade if how.futile || how.delay => {
                 let mut list = MoveList::new();
                 next.legal_moves(&mut list);
-                if futile::only_futile_drops(&next, &list) {
+                if how.futile && futile::only_futile_drops(&next, &list) {
                     0
+                } else if how.delay {
+                    counted_replies(&list)
                 } else {
                     list.len() as u32
                 }
@@ -125,6 +131,22 @@ impl LookAhead {
     }
 }
 
+/// The replies as a defender node counts them once expanded, with delayed moves: every
+/// board move, and the drops on one square once (the later ones wait for the first), so
+/// that the look-ahead number is the node's own proof number before its children are
+/// searched, not the many drops of one interposition summed.
+fn counted_replies(replies: &[Move]) -> u32 {
+    let mut squares = 0u128;
+    let mut n = 0;
+    for mv in replies {
+        match *mv {
+            Move::Drop { to, .. } => squares |= 1 << (to.index() & 127),
+            Move::Normal { .. } => n += 1,
+        }
+    }
+    n + squares.count_ones()
+}
+
 /// The largest power of two at most `n` (1 for 0).
 fn prev_power_of_two(n: usize) -> usize {
     if n == 0 {
@@ -145,6 +167,7 @@ mod tests {
     const HOW: Estimates = Estimates {
         dn_lookahead: true,
         futile: false,
+        delay: false,
         rules: Rules { superiority: true },
         defense: Defense::None,
     };
@@ -180,6 +203,31 @@ mod tests {
         assert_eq!(ahead.number(&pos, &check, true, HOW), Ok(n));
         ahead.clear();
         assert_eq!(ahead.number(&pos, &check, true, HOW), Ok(n));
+    }
+
+    /// With delayed moves the drops on one square count once, as the defender's node
+    /// counts them once expanded: a rook's check from four squares away, answered by four
+    /// king moves or a gold or silver on any of three squares, is 4 + 3 = 7, not 4 + 6.
+    #[test]
+    fn with_delayed_moves_the_drops_on_one_square_count_once() {
+        let pos = Position::<Shogi>::from_sfen("4k4/9/9/9/9/9/9/9/K8 b Rgs 1").unwrap();
+        let mut ahead = LookAhead::for_table(1 << 10);
+        let check = child(&pos, "R*5e", Color::Black);
+        let mut next = pos.clone();
+        next.play_unchecked(check.mv);
+        assert_eq!(next.count_moves(), 10);
+        assert_eq!(ahead.number(&pos, &check, true, HOW), Ok(10));
+        let delay = Estimates { delay: true, ..HOW };
+        ahead.clear();
+        assert_eq!(ahead.number(&pos, &check, true, delay), Ok(7));
+        // The futile convention's count is the same: these drops are not futile (the
+        // rook that takes one gives no mate).
+        let both = Estimates {
+            futile: true,
+            ..delay
+        };
+        ahead.clear();
+        assert_eq!(ahead.number(&pos, &check, true, both), Ok(7));
     }
 
     #[test]

@@ -127,6 +127,7 @@ impl<G: Game> Search<G> {
         Estimates {
             dn_lookahead: self.opts.dn_lookahead,
             futile: self.opts.futile_interpositions,
+            delay: self.opts.delay,
             rules: self.rules(),
             defense: self.defense,
         }

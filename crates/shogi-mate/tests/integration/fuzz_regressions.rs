@@ -177,12 +177,14 @@ fn lost_proofs_are_searched_again_for_the_line() {
 /// of 8 entries and 100 nodes a search, the line printed had 9 (planned by minimax through
 /// what the table kept, and the walk that would shorten it to 7 ran out of nodes). What
 /// holds: a proved length is the shortest, and a line planned or walked is never shorter;
-/// with room to work, the line has exactly the proved length.
+/// with room to work, the line has exactly the proved length. (The small budget was 100
+/// nodes; since the look-ahead counts the drops on one square once, the first search takes
+/// 101 to 110 of them here, so it is 120.)
 #[test]
 fn a_proved_shortest_mate_is_never_longer_than_its_line() {
     let pos = problem::<MiniShogi>("3k1/5/1p1K1/5/3+R1 b r2b2g2sp 1");
     assert!(!mate_within(&pos, 5) && mate_within(&pos, 7));
-    for (max_nodes, table_entries) in [(100, 8), (1_000_000, 1 << 16)] {
+    for (max_nodes, table_entries) in [(120, 8), (1_000_000, 1 << 16)] {
         let opts = MateOptions {
             max_nodes,
             table_entries,
@@ -197,7 +199,7 @@ fn a_proved_shortest_mate_is_never_longer_than_its_line() {
                 assert!(r.moves.len() >= 7, "{line}");
             }
         }
-        if max_nodes > 100 {
+        if max_nodes > 120 {
             assert_eq!(r.shortest, Some(7));
             assert!(r.line_minimax);
             assert_eq!(r.moves.len(), 7, "{line}");
