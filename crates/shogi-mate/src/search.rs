@@ -97,13 +97,20 @@ impl<G: Game> Search<G> {
 
     /// Makes ready a search from `root` on the table as it is: a fresh path, no nodes yet.
     pub fn start(&mut self, root: &Position<G>) {
-        self.rep_table.clear();
-        self.history.clear();
-        self.children.clear();
         let keys = Keys::of_root(root);
         self.attacker = keys.attacker;
         self.out_of_play = keys.out_of_play;
         self.nodes = 0;
+        self.restart();
+    }
+
+    /// A fresh path, the problem's keys and the node count kept: for a search from a
+    /// position inside the problem (a helper deciding the positions of a line, §11.8),
+    /// whose path starts there.
+    pub fn restart(&mut self) {
+        self.rep_table.clear();
+        self.history.clear();
+        self.children.clear();
         self.tca = 0;
         self.aborted = self.control.as_ref().is_some_and(|c| c.is_stopped());
     }
