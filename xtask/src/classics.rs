@@ -1,13 +1,18 @@
 //! `cargo xtask classics`: the composer's check (docs/METHOD.md §11.7, the function
 //! `check-tsume` runs) on the 200 problems of 将棋図巧 and 将棋無双
-//! (testdata/mate/classics), one thread, one time limit a problem, and the Markdown table
-//! of docs/BENCHMARKS.md: problem, declared, proved, verdict, flaws, time.
+//! (testdata/mate/classics), one thread and one time limit a problem (`--jobs` of them at
+//! once), and the Markdown table of docs/BENCHMARKS.md: problem, declared, proved,
+//! verdict, flaws, time.
 
 use clap::Args;
 use shogi_core::{Move, Position, Relax, Shogi};
 use shogi_mate::{check_with, CheckOptions, MateOptions, Problem, Report, Solver, Soundness};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+/// A worker's stack: lines of hundreds of plies recurse deeply (the CLI gives as much).
+const STACK: usize = 256 << 20;
 
 /// The problems' table, from the workspace root.
 const FILE: &str = "testdata/mate/classics/classics.tsv";
@@ -35,6 +40,11 @@ pub struct ClassicsArgs {
     /// Replace the table between the classics markers of docs/BENCHMARKS.md with this run's.
     #[arg(long)]
     write: bool,
+    /// Problems checked at once, each on one thread with a table of its own (`--table-mb`
+    /// each): still one thread a problem, the run done sooner on a machine with cores to
+    /// spare.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
 }
 
 /// One problem of the table.
@@ -90,6 +100,54 @@ fn check_row(
     Ok((report, start.elapsed()))
 }
 
+/// The checks of `rows` in their order, `jobs` problems at once, each on a thread with a
+/// solver of its own.
+fn check_rows(
+    rows: &[Row],
+    opts: &CheckOptions,
+    table_mb: u64,
+    jobs: usize,
+) -> Result<Vec<(Report, Duration)>, String> {
+    let next = AtomicUsize::new(0);
+    let work = || -> Result<Vec<(usize, Report, Duration)>, String> {
+        let mut solver = Solver::<Shogi>::try_new(opts.mate)
+            .map_err(|e| format!("a table of {table_mb} MiB: {e}"))?;
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(row) = rows.get(i) else {
+                return Ok(done);
+            };
+            let (report, took) = check_row(&mut solver, row, opts)?;
+            eprintln!(
+                "{} {} {:?} {:.1} s",
+                row.id,
+                report.verdict.name(),
+                report.length,
+                took.as_secs_f64()
+            );
+            done.push((i, report, took));
+        }
+    };
+    let parts = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                std::thread::Builder::new()
+                    .stack_size(STACK)
+                    .spawn_scoped(s, work)
+                    .map_err(|e| format!("starting a worker: {e}"))
+            })
+            .collect::<Result<_, _>>()?;
+        workers
+            .into_iter()
+            .map(|w| w.join().map_err(|_| "a worker panicked".to_string())?)
+            .collect::<Result<Vec<_>, String>>()
+    })?;
+    let mut all: Vec<(usize, Report, Duration)> = parts.into_iter().flatten().collect();
+    all.sort_by_key(|(i, ..)| *i);
+    Ok(all.into_iter().map(|(_, r, t)| (r, t)).collect())
+}
+
 /// The flaws of a report in the table's words: `kind@ply`, the tolerated kinds left out.
 fn flaws(report: &Report) -> String {
     let mut seen: Vec<String> = Vec::new();
@@ -131,13 +189,12 @@ pub fn run(args: ClassicsArgs) -> Result<(), String> {
         format!("load average {} {when}", avg.join(" "))
     };
     let before = load("before");
-    let mut solver = Solver::<Shogi>::try_new(opts.mate)
-        .map_err(|e| format!("a table of {} MiB: {e}", args.table_mb))?;
+    let jobs = args.jobs.clamp(1, rows.len().max(1));
+    let checked = check_rows(&rows, &opts, args.table_mb, jobs)?;
     let mut lines = Vec::new();
     let mut tally = [0usize; 4];
     let (mut equal, mut clean, mut clean_equal) = (0, 0, 0);
-    for row in &rows {
-        let (report, took) = check_row(&mut solver, row, &opts)?;
+    for (row, (report, took)) in rows.iter().zip(checked) {
         let proved = report.length.map_or("-".to_string(), |l| l.to_string());
         let i = match report.verdict {
             Soundness::Sound => 0,
@@ -168,17 +225,18 @@ pub fn run(args: ClassicsArgs) -> Result<(), String> {
             took.as_secs_f64(),
             row.flags.replace(';', ", ")
         );
-        eprintln!("{line}");
         lines.push(line);
     }
     let after = load("after");
     let mut table = String::new();
     table.push_str(&format!(
-        "`cargo xtask classics --seconds {} --table-mb {}{}` on {} problem(s), one thread; {before}, {after}.\n\n",
+        "`cargo xtask classics --seconds {} --table-mb {}{}{}` on {} problem(s), one thread a problem{}; {before}, {after}.\n\n",
         args.seconds,
         args.table_mb,
+        if jobs > 1 { format!(" --jobs {jobs}") } else { String::new() },
         args.only.iter().map(|p| format!(" --only {p}")).collect::<String>(),
-        rows.len()
+        rows.len(),
+        if jobs > 1 { format!(", {jobs} at once") } else { String::new() },
     ));
     table.push_str(&format!(
         "Verdicts: {} sound, {} flawed, {} no-mate, {} unknown. Proved length equal to the declared: {equal} of {}; of the {clean} records whose notes name no flaw or doubt, {clean_equal}.\n\n",

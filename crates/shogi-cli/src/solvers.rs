@@ -111,8 +111,9 @@ pub trait Search {
     type Solver<G: Game>;
     /// What it prints for one position.
     type Record;
-    /// The table entries and whether the table answers by superiority.
-    fn table(opts: &Self::Options) -> (usize, bool);
+    /// The table entries, whether the table answers by superiority, and the threads that
+    /// search one problem (they write the table too).
+    fn table(opts: &Self::Options) -> (usize, bool, usize);
     /// A solver on `table`.
     fn make<G: Game>(opts: Self::Options, table: Table) -> Self::Solver<G>;
     /// [`Solver::set_control`].
@@ -134,8 +135,8 @@ impl Search for Mate {
     type Options = MateOptions;
     type Solver<G: Game> = Solver<G>;
     type Record = MateRecord;
-    fn table(opts: &MateOptions) -> (usize, bool) {
-        (opts.table_entries, opts.superiority)
+    fn table(opts: &MateOptions) -> (usize, bool, usize) {
+        (opts.table_entries, opts.superiority, opts.threads)
     }
     fn make<G: Game>(opts: MateOptions, table: Table) -> Solver<G> {
         Solver::with_table(opts, table)
@@ -161,8 +162,8 @@ impl Search for PassCount {
     type Options = PassOptions;
     type Solver<G: Game> = PassSolver<G>;
     type Record = PassRecord;
-    fn table(opts: &PassOptions) -> (usize, bool) {
-        (opts.table_entries, true)
+    fn table(opts: &PassOptions) -> (usize, bool, usize) {
+        (opts.table_entries, true, 1)
     }
     fn make<G: Game>(opts: PassOptions, table: Table) -> PassSolver<G> {
         PassSolver::with_table(opts, table)
@@ -335,11 +336,12 @@ fn made<'a, K: Search, G: Game>(
     go_on: impl FnMut() -> bool,
 ) -> Result<Made<'a, K::Solver<G>>, TableError> {
     if slot.solver.is_none() {
-        let (entries, superiority) = K::table(&opts);
+        let (entries, superiority, threads) = K::table(&opts);
         let mut building = match slot.building.take() {
             Some(b) => b,
             None => Table::builder(entries, superiority)
-                .map_err(|source| TableError { entries, source })?,
+                .map_err(|source| TableError { entries, source })?
+                .writers(threads),
         };
         let grown = building.grow(go_on);
         let (done, whole) = building.progress();

@@ -97,13 +97,20 @@ impl<G: Game> Search<G> {
 
     /// Makes ready a search from `root` on the table as it is: a fresh path, no nodes yet.
     pub fn start(&mut self, root: &Position<G>) {
-        self.rep_table.clear();
-        self.history.clear();
-        self.children.clear();
         let keys = Keys::of_root(root);
         self.attacker = keys.attacker;
         self.out_of_play = keys.out_of_play;
         self.nodes = 0;
+        self.restart();
+    }
+
+    /// A fresh path, the problem's keys and the node count kept: for a search from a
+    /// position inside the problem (a helper deciding the positions of a line, §11.8),
+    /// whose path starts there.
+    pub fn restart(&mut self) {
+        self.rep_table.clear();
+        self.history.clear();
+        self.children.clear();
         self.tca = 0;
         self.aborted = self.control.as_ref().is_some_and(|c| c.is_stopped());
     }
@@ -214,6 +221,15 @@ impl<G: Game> Search<G> {
             // not answer: the child is searched again, under this depth limit.
             let p = self.table.probe(c.key, c.hand, remaining);
             if p.hit == Hit::Miss {
+                // At the depth limit, a position with a move left is not mated within it,
+                // as its visit would find: after a reply every attacker position (one
+                // without a check too, if with a weaker bound than its visit's), after a
+                // check one where the look-ahead finds a reply. The frontier of a
+                // depth-limited search is most of its nodes.
+                if remaining == 0 && !or_node {
+                    self.children[i].out = disproved(NO_REP, 0);
+                    return;
+                }
                 // An interposition that waits for an earlier one (refreshed before it) is
                 // left out of the numbers: its look-ahead can wait too.
                 let waits = !or_node
@@ -236,6 +252,10 @@ impl<G: Game> Search<G> {
                         }
                     },
                 };
+                if remaining == 0 {
+                    self.children[i].out = disproved(NO_REP, 0);
+                    return;
+                }
                 self.children[i].fresh = true;
                 if or_node {
                     Outcome::open(pn, c.hand)
@@ -486,6 +506,29 @@ mod tests {
         );
         assert_eq!(cut.dn, 0);
         assert!(cut.bound < ANY_DEPTH && !cut.is_unconditional_disproof());
+    }
+
+    /// At the depth limit a child with a move left is decided where it is generated, as
+    /// its visit would decide it: a search for a mate in one where there is none visits
+    /// the root alone, and one for a mate in two visits each check at most, not the
+    /// replies after it.
+    #[test]
+    fn children_at_the_depth_limit_cost_no_visit() {
+        let sfen = "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42";
+        for max_depth in [1, 2] {
+            let (s, root, out) = search(
+                sfen,
+                MateOptions {
+                    max_depth,
+                    ..opts()
+                },
+            );
+            assert_eq!(out.dn, 0, "no mate within {max_depth}");
+            let mut checks = shogi_core::MoveList::new();
+            root.legal_checks(&mut checks);
+            let most = if max_depth == 1 { 1 } else { 1 + checks.len() };
+            assert!(s.nodes as usize <= most, "{} nodes", s.nodes);
+        }
     }
 
     /// The node limit ends the search with open numbers, and the count stops there.

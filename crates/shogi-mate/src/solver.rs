@@ -11,7 +11,7 @@ use crate::shortest;
 use crate::table::Table;
 use crate::threads;
 use crate::verify::verify_line_with;
-use shogi_core::{Game, Position};
+use shogi_core::{Game, Move, Position};
 use std::collections::TryReserveError;
 
 /// A mate solver for game `G`, with its transposition table. Reusing one solver for many
@@ -29,7 +29,7 @@ impl<G: Game> Solver<G> {
 
     /// [`Solver::new`], but a table the process cannot allocate is an error, not an abort.
     pub fn try_new(opts: MateOptions) -> Result<Solver<G>, TryReserveError> {
-        let table = Table::try_new(opts.table_entries, opts.superiority)?;
+        let table = Table::try_new_on(opts.table_entries, opts.superiority, opts.threads.max(1))?;
         Ok(Solver::with_table(opts, table))
     }
 
@@ -108,7 +108,7 @@ impl<G: Game> Solver<G> {
             // their depth bounds reach (docs/METHOD.md §11.4).
             let m = hi - 2;
             self.search.opts.max_depth = m;
-            let (r, out, aborted) = self.search_root(pos);
+            let (r, out, aborted) = self.search_root(pos, &best.moves);
             nodes += r.stats.nodes;
             if r.verdict == Verdict::Mate {
                 hi = bound(&r, &out).min(m);
@@ -154,16 +154,18 @@ impl<G: Game> Solver<G> {
     /// (node limit or stop).
     pub(crate) fn solve_root(&mut self, pos: &Position<G>) -> (MateResult, Outcome, bool) {
         self.search.clear();
-        self.search_root(pos)
+        self.search_root(pos, &[])
     }
 
     /// [`Solver::solve_root`] on the table as it is: what earlier searches of the same
     /// position stored answers under this search's depth limit as the table allows.
-    fn search_root(&mut self, pos: &Position<G>) -> (MateResult, Outcome, bool) {
+    /// `line`, a mate found by an earlier search, gives a helper thread the positions to
+    /// decide from the bottom up ([`threads::search_root`]).
+    fn search_root(&mut self, pos: &Position<G>, line: &[Move]) -> (MateResult, Outcome, bool) {
         let s = &mut self.search;
         let root = with_defender_hand(pos, s.opts.defender_hand);
         s.start(&root);
-        let (out, helpers) = threads::search_root(s, &root);
+        let (out, helpers) = threads::search_root(s, &root, line);
         // The nodes of every thread (the first thread's node limit stops them all).
         s.nodes += helpers;
         let mut result = MateResult {

@@ -110,8 +110,19 @@ impl Table {
     /// [`Table::new`], but an allocation the process cannot get (an address-space limit,
     /// a size past `usize`) is an error rather than an abort.
     pub fn try_new(entries: usize, superiority: bool) -> Result<Table, TryReserveError> {
+        Table::try_new_on(entries, superiority, 1)
+    }
+
+    /// [`Table::try_new`], the slots written by `writers` threads at once: for a search on
+    /// that many threads, which would otherwise wait for one core to take the page faults
+    /// of the whole table.
+    pub fn try_new_on(
+        entries: usize,
+        superiority: bool,
+        writers: usize,
+    ) -> Result<Table, TryReserveError> {
         let memory = Memory::reserve(Table::slots(entries))?;
-        Ok(Table::with_entries(memory.whole(), superiority))
+        Ok(Table::with_entries(memory.whole(writers), superiority))
     }
 
     /// A table of at least `entries` entries to be filled in by [`TableBuilder::grow`], a
@@ -122,6 +133,7 @@ impl Table {
         Ok(TableBuilder {
             memory: Memory::reserve(Table::slots(entries))?,
             superiority,
+            writers: 1,
         })
     }
 
@@ -516,14 +528,25 @@ impl Drop for Table {
 pub struct TableBuilder {
     memory: Memory,
     superiority: bool,
+    /// Threads that write each step at once.
+    writers: usize,
 }
 
 impl TableBuilder {
     /// Fills in the table until it is whole, or until `go_on` (asked before each step of
-    /// 2 MiB) answers `false`; whether it is whole. A builder stopped this way can grow
+    /// 2 MiB, 16 MiB a writer with several) answers `false`; whether it is whole. A builder stopped this way can grow
     /// again.
     pub fn grow(&mut self, go_on: impl FnMut() -> bool) -> bool {
-        self.memory.grow(go_on)
+        self.memory.grow(self.writers, go_on)
+    }
+
+    /// The builder, its steps written by `writers` threads at once (at least one): for a
+    /// search on that many threads ([`Table::try_new_on`]).
+    pub fn writers(self, writers: usize) -> TableBuilder {
+        TableBuilder {
+            writers: writers.max(1),
+            ..self
+        }
     }
 
     /// The bytes written so far and the bytes of the whole table.
@@ -533,12 +556,13 @@ impl TableBuilder {
 
     /// The table, once [`TableBuilder::grow`] has made it whole; else the builder back.
     pub fn finish(self) -> Result<Table, TableBuilder> {
-        let superiority = self.superiority;
+        let (superiority, writers) = (self.superiority, self.writers);
         match self.memory.into_slots() {
             Ok(slots) => Ok(Table::with_entries(slots, superiority)),
             Err(memory) => Err(TableBuilder {
                 memory,
                 superiority,
+                writers,
             }),
         }
     }
