@@ -81,6 +81,7 @@ fn read(data: &[u8]) -> Option<Problem> {
         delay: byte(2) & 0x1c != 0x08,
         dn_lookahead: byte(2) & 0x1c != 0x0c,
         futile_interpositions: byte(2) & 0x20 != 0,
+        threads: 1,
     };
     let square = |b: u8| Square::from_index_in::<G>(b % 25).expect("on the board");
     let mut s = Setup::<G>::empty();
