@@ -273,14 +273,28 @@ pub(crate) fn link_delayed(stack: &mut [Child], start: usize, or_node: bool) {
             }
         }
     } else {
-        let mut last = [u32::MAX; 128];
+        let mut last = [u32::MAX; DROP_CHAINS];
         for (i, c) in kids.iter_mut().enumerate() {
-            if let Move::Drop { to, .. } = c.mv {
-                let at = &mut last[to.index() & 127];
+            if let Some(chain) = drop_chain(c.mv) {
+                let at = &mut last[chain];
                 c.after = (*at != u32::MAX).then_some(*at);
                 *at = (start + i) as u32;
             }
         }
+    }
+}
+
+/// The chains of a defender node's drops: one a square (at most 81 of them).
+pub(crate) const DROP_CHAINS: usize = 128;
+
+/// The chain the defender's move `mv` waits in among the delayed moves: the drops on one
+/// square are one chain (nearly the same interposition), a board move waits in none. The
+/// look-ahead (`estimate.rs`) counts a node's replies by the same rule.
+#[inline]
+pub(crate) fn drop_chain(mv: Move) -> Option<usize> {
+    match mv {
+        Move::Drop { to, .. } => Some(to.index() & (DROP_CHAINS - 1)),
+        Move::Normal { .. } => None,
     }
 }
 

@@ -9,7 +9,7 @@
 //! leaves of a proof cost no visit of their own. The counts are remembered by position in a
 //! small direct-mapped array, since a node entered again makes its children again.
 
-use crate::children::Child;
+use crate::children::{drop_chain, Child, DROP_CHAINS};
 use crate::futile;
 use crate::node::{Defense, Kind};
 use crate::numbers::INF;
@@ -136,15 +136,16 @@ impl LookAhead {
 /// that the look-ahead number is the node's own proof number before its children are
 /// searched, not the many drops of one interposition summed.
 fn counted_replies(replies: &[Move]) -> u32 {
-    let mut squares = 0u128;
+    const _: () = assert!(DROP_CHAINS == u128::BITS as usize, "one bit a chain");
+    let mut chains = 0u128;
     let mut n = 0;
-    for mv in replies {
-        match *mv {
-            Move::Drop { to, .. } => squares |= 1 << (to.index() & 127),
-            Move::Normal { .. } => n += 1,
+    for &mv in replies {
+        match drop_chain(mv) {
+            Some(chain) => chains |= 1 << chain,
+            None => n += 1,
         }
     }
-    n + squares.count_ones()
+    n + chains.count_ones()
 }
 
 /// The largest power of two at most `n` (1 for 0).

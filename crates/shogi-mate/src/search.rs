@@ -253,6 +253,8 @@ impl<G: Game> Search<G> {
                     },
                 };
                 if remaining == 0 {
+                    // After a check (the case after a reply returned above): the
+                    // look-ahead found a reply.
                     self.children[i].out = disproved(NO_REP, 0);
                     return;
                 }

@@ -534,8 +534,8 @@ pub struct TableBuilder {
 
 impl TableBuilder {
     /// Fills in the table until it is whole, or until `go_on` (asked before each step of
-    /// 2 MiB, 16 MiB a writer with several) answers `false`; whether it is whole. A builder stopped this way can grow
-    /// again.
+    /// 2 MiB, 16 MiB a writer with several) answers `false`; whether it is whole. A builder
+    /// stopped this way can grow again.
     pub fn grow(&mut self, go_on: impl FnMut() -> bool) -> bool {
         self.memory.grow(self.writers, go_on)
     }

@@ -8,7 +8,8 @@
 //!
 //! For a search on several threads the slots are written by as many threads at once: the
 //! page faults run on every core instead of one, before a search that will use them all
-//! (docs/BENCHMARKS.md, "The table written by the search's threads").
+//! (docs/BENCHMARKS.md, "One problem on two threads": "Why writing the table on two
+//! threads").
 
 use crate::slots::Slot;
 use core::mem::MaybeUninit;
