@@ -135,7 +135,13 @@ impl<G: Game> Solver<G> {
             }
             nodes += self.search.nodes;
         }
-        best.stats.nodes = nodes;
+        // The counters of every search of the loop, and the table as the last left it; the
+        // mate's own search may be the first, whose counters were those of a few nodes.
+        best.stats = SearchStats {
+            nodes,
+            table: self.search.table.stats(),
+            table_fill: self.search.table.fill(),
+        };
         best.cut = cut;
         if let Some(c) = &self.search.control {
             // The nodes of every search, not the last one's.
@@ -245,6 +251,10 @@ mod tests {
         assert_eq!((r.shortest, r.plies()), (Some(5), Some(5)));
         assert!(r.line_minimax);
         assert!(r.stats.nodes > first.stats.nodes, "every search counts");
+        // The table's counters too, the last search's (no mate within 3) included, and
+        // its fill as that search left it.
+        assert_eq!(r.stats.table, solver.search.table.stats());
+        assert_eq!(r.stats.table_fill, solver.search.table.fill());
         assert_eq!(solver.options().max_depth, crate::DEFAULT_MAX_DEPTH);
     }
 

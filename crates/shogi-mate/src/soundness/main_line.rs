@@ -19,6 +19,8 @@ impl<G: Game> Checker<'_, G> {
         let mut on_record = true;
         let mut pos = self.root.clone();
         let mut ply = 0usize;
+        // A search for a line that leaves no pieces was left open: not asked again.
+        let mut empty_open = false;
         while ply < line.len() {
             let left = len - ply as u32;
             let or_node = pos.side_to_move() == attacker;
@@ -41,6 +43,9 @@ impl<G: Game> Checker<'_, G> {
                         line.extend(rest);
                     }
                 }
+                if !empty_open && !self.ends_empty(&pos, &line[ply..]) {
+                    empty_open = !self.towards_empty(&pos, &mut line, ply, left);
+                }
                 on_record = record == Some(line[ply]);
                 self.alternatives(&pos, line[ply], ply as u32 + 1, left);
             } else {
@@ -54,6 +59,48 @@ impl<G: Game> Checker<'_, G> {
             ply += 1;
         }
         line
+    }
+
+    /// At the attacker node `pos` of the main `line`, `ply` plies in and `left` from the
+    /// end, whose line leaves the attacker pieces: the line's rest after its check changed
+    /// for one that leaves none, where one does (the defender chooses such lines, rule 3;
+    /// a composer's solution is one, rule 5), and at the last move another mating check
+    /// that leaves none taken instead (the one left is a tolerated alternative). False when
+    /// a limit left the question open.
+    fn towards_empty(
+        &mut self,
+        pos: &Position<G>,
+        line: &mut Vec<Move>,
+        ply: usize,
+        left: u32,
+    ) -> bool {
+        let attacker = self.root.side_to_move();
+        if left == 1 {
+            let futile = self.solver.options().futile_interpositions;
+            for mv in self.moves(pos, true) {
+                let mut next = pos.clone();
+                next.play_unchecked(mv);
+                if next.hand(attacker).is_empty() && crate::verify::mated(&next, futile) {
+                    line[ply] = mv;
+                    break;
+                }
+            }
+            return true;
+        }
+        let mut next = pos.clone();
+        next.play_unchecked(line[ply]);
+        match self.empty_line(&next, left - 1) {
+            Some(Some(rest)) => {
+                line.truncate(ply + 1);
+                line.extend(rest);
+                true
+            }
+            Some(None) => true,
+            None => {
+                self.undecided += 1;
+                false
+            }
+        }
     }
 
     /// The other checks at an attacker node of the main line, with `left` plies left to

@@ -67,12 +67,23 @@ impl<G: Game> Checker<'_, G> {
             let recorded = (Some(mv) == record)
                 .then(|| self.recorded_rest(ply as usize, &next, left - 1))
                 .flatten();
-            match recorded.or_else(|| self.walk(&next, left - 1)) {
-                Some(rest) => {
-                    let empty = self.ends_empty(&next, &rest);
-                    lines.push((mv, rest, empty));
+            let Some(rest) = recorded.or_else(|| self.walk(&next, left - 1)) else {
+                self.undecided += 1;
+                continue;
+            };
+            // Whether some line after this defence leaves no pieces, not only the one
+            // walked: a search of the lines of the proved length when the walk's does not.
+            if self.ends_empty(&next, &rest) {
+                lines.push((mv, rest, true));
+                continue;
+            }
+            match self.empty_line(&next, left - 1) {
+                Some(Some(empty)) => lines.push((mv, empty, true)),
+                Some(None) => lines.push((mv, rest, false)),
+                None => {
+                    self.undecided += 1;
+                    lines.push((mv, rest, false));
                 }
-                None => self.undecided += 1,
             }
         }
         let chosen = lines
@@ -106,16 +117,6 @@ impl<G: Game> Checker<'_, G> {
             line.extend(rest);
             line
         })
-    }
-
-    /// Whether the attacker's hand is empty after `line` from `pos`.
-    fn ends_empty(&self, pos: &Position<G>, line: &[Move]) -> bool {
-        let attacker = self.root.side_to_move();
-        let mut end = pos.clone();
-        for &mv in line {
-            end.play_unchecked(mv);
-        }
-        end.hand(attacker).is_empty()
     }
 
     /// The first defender move of the recorded solution that is not a longest defence,

@@ -88,3 +88,26 @@ fn a_shorter_mate_than_declared_is_reported() {
     .unwrap();
     assert_eq!(kinds(&r), [(FlawKind::PiecesLeft, 1)]);
 }
+
+/// Pieces left are judged over every mating line, not the solver's: G*1b, G*2b, 2c2b and
+/// 3d2b+ all mate, and the two drops use the gold in hand, so the problem is sound with
+/// a drop as its main line and the board moves tolerated alternatives at the last move.
+#[test]
+fn a_mate_that_can_use_every_piece_leaves_none() {
+    let r = check(
+        &problem("8k/9/7G1/6N2/9/9/9/9/9 b G 1", Some(1), ""),
+        &opts(),
+    )
+    .unwrap();
+    assert_eq!(r.verdict, Soundness::Sound, "{:?}", kinds(&r));
+    assert!(
+        usi(&r.main_line)[0].starts_with("G*"),
+        "{:?}",
+        usi(&r.main_line)
+    );
+    assert_eq!(
+        kinds(&r),
+        [(FlawKind::LastMoveAlternative, 1); 3],
+        "the three other mates, tolerated"
+    );
+}

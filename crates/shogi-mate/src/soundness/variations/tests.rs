@@ -118,3 +118,34 @@ fn drops_of_other_kinds_on_one_square_are_one_defence() {
     assert_eq!(r.verdict, Soundness::Sound, "{:?}", kinds(&r));
     assert_eq!(r.length, Some(7));
 }
+
+/// 変同 is decided over every line after a defence, not the one a walk takes: 将棋図巧 26
+/// (testdata/mate/classics) from its eighth ply, where the defender's L*2d at the second
+/// ply lasts as long as the main line's 2c3b, and one of the lines after it, not the
+/// first one walked, uses every piece the attacker holds.
+#[test]
+fn an_equal_defence_is_judged_by_every_line_after_it() {
+    let mut pos = Position::<Shogi>::from_sfen_with(
+        "4p3n/3p4p/3S1p2r/6kg1/9/5LppN/9/9/9 b RB2Gbg3s2n3l12p 1",
+        Relax::ATTACKER_WITHOUT_KING,
+    )
+    .unwrap();
+    for m in "G*3e 3d3e R*4e 3e3d B*2e 2d2e 4e3e 3d2c".split_whitespace() {
+        pos.play_usi(m).unwrap();
+    }
+    let p = problem(&pos.to_sfen(), Some(17), "");
+    let r = check(&p, &opts()).unwrap();
+    assert_eq!((r.verdict, r.length), (Soundness::Flawed, Some(17)));
+    let equal: Vec<&Flaw> = r
+        .flaws
+        .iter()
+        .filter(|f| f.kind == FlawKind::EqualVariation)
+        .collect();
+    assert_eq!(equal.len(), 1, "{:?}", kinds(&r));
+    assert_eq!(equal[0].ply, 2);
+    let defences = [usi(&r.main_line[1..2]), usi(&equal[0].moves[..1])].concat();
+    assert!(
+        defences.contains(&"L*2d".to_string()) && defences.contains(&"2c3b".to_string()),
+        "{defences:?}"
+    );
+}
