@@ -74,24 +74,18 @@ impl<G: Game> Checker<'_, G> {
         ply: usize,
         left: u32,
     ) -> bool {
-        let attacker = self.root.side_to_move();
-        if left == 1 {
-            let futile = self.solver.options().futile_interpositions;
-            for mv in self.moves(pos, true) {
-                let mut next = pos.clone();
-                next.play_unchecked(mv);
-                if next.hand(attacker).is_empty() && crate::verify::mated(&next, futile) {
-                    line[ply] = mv;
-                    break;
-                }
-            }
-            return true;
-        }
-        let mut next = pos.clone();
-        next.play_unchecked(line[ply]);
-        match self.empty_line(&next, left - 1) {
+        // Before the last move the check stays and the lines after it are searched; at the
+        // last move the search from this node chooses among the mating checks.
+        let (from, keep, plies) = if left == 1 {
+            (pos.clone(), ply, left)
+        } else {
+            let mut next = pos.clone();
+            next.play_unchecked(line[ply]);
+            (next, ply + 1, left - 1)
+        };
+        match self.empty_line(&from, plies) {
             Some(Some(rest)) => {
-                line.truncate(ply + 1);
+                line.truncate(keep);
                 line.extend(rest);
                 true
             }

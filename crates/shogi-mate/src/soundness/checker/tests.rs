@@ -82,13 +82,16 @@ fn the_recorded_rest_is_a_mate_of_the_plies_left() {
 /// plain minimax over the legal moves, with no table: the check's conventions (a defender
 /// left only futile drops is mated) but nothing of the search.
 fn brute_attack(pos: &Position<Shogi>, most: u32) -> Option<u32> {
+    if most == 0 {
+        return None;
+    }
     let mut checks = MoveList::new();
     pos.legal_checks(&mut checks);
     let mut best = None;
     for &mv in checks.iter() {
         let mut next = pos.clone();
         next.play_unchecked(mv);
-        if let Some(n) = brute_defend(&next, most.saturating_sub(1)).filter(|_| most > 0) {
+        if let Some(n) = brute_defend(&next, most - 1) {
             best = Some(best.map_or(n + 1, |b: u32| b.min(n + 1)));
         }
     }
